@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './envelope.ts';
+
+/**
+ * Request and response shapes of the /api/user calls (SPEC §7). The server validates every
+ * body with these schemas and the app builds its requests from the same types.
+ * Messages are the SPEC §5 texts, which the UI also shows (translated) before a request is sent.
+ */
+export const MSG = {
+  emailRequired: 'Please enter an email',
+  emailInvalid: 'Please enter a valid email',
+  passwordRequired: 'Please enter a password',
+  passwordLength: 'Password length must be between 6 and 16 characters',
+  passwordMismatch: 'The two passwords do not match',
+  agreementRequired: 'Please read and agree to the relevant agreement policies',
+  registerAgreement: 'Please check the user agreement',
+  codeRequired: 'Please enter the verification code',
+  googleCodeInvalid: 'Please enter the 6-digit code',
+  onlyImages: 'Only image files are allowed!',
+  avatarTooLarge: 'The image must be at most 2MB',
+  nicknameLength: 'Nickname must be between 1 and 20 characters',
+} as const;
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 16;
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const KYC_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
+/** Withdrawal lock after a password reset (reset screen) and after a password change (change screen). */
+export const RESET_WITHDRAW_LOCK_HOURS = 48;
+export const MODIFY_WITHDRAW_LOCK_HOURS = 24;
+
+export const emailSchema = z
+  .string({ error: MSG.emailRequired })
+  .trim()
+  .min(1, MSG.emailRequired)
+  .max(254, MSG.emailInvalid)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, MSG.emailInvalid)
+  .transform((s) => s.toLowerCase());
+
+export const passwordSchema = z
+  .string({ error: MSG.passwordRequired })
+  .min(1, MSG.passwordRequired)
+  .min(PASSWORD_MIN, MSG.passwordLength)
+  .max(PASSWORD_MAX, MSG.passwordLength);
+
+export const sixDigitSchema = z
+  .string({ error: MSG.codeRequired })
+  .trim()
+  .regex(/^\d{6}$/, MSG.googleCodeInvalid);
+
+/** What an email code is for. Codes are bound to (email, purpose). */
+export const mailCodePurposeSchema = z.enum(['register', 'login', 'reset', 'security']);
+export type MailCodePurpose = z.infer<typeof mailCodePurposeSchema>;
+
+export const sendMailCodeBody = z.object({ email: emailSchema, type: mailCodePurposeSchema });
+export type SendMailCodeBody = z.infer<typeof sendMailCodeBody>;
+
+export const registerBody = z
+  .object({
+    email: emailSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: MSG.passwordRequired }),
+    code: sixDigitSchema,
+    inviteCode: z.string().trim().max(32).optional().default(''),
+    agree: z.literal(true, { error: MSG.registerAgreement }),
+  })
+  .refine((b) => b.password === b.confirmPassword, { message: MSG.passwordMismatch, path: ['confirmPassword'] });
+export type RegisterBody = z.input<typeof registerBody>;
+
+/** Step one of login: check the credentials and learn which security step follows. */
+export const authTypeBody = z.object({ email: emailSchema, password: passwordSchema });
+export type AuthTypeBody = z.infer<typeof authTypeBody>;
+export type AuthType = 'email' | 'google';
+export interface AuthTypeResult {
+  authType: AuthType;
+}
+
+/** Step two: credentials plus the security code. Sent as a form payload (SPEC §7). */
+export const loginBody = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  code: sixDigitSchema,
+});
+export type LoginBody = z.infer<typeof loginBody>;
+export interface LoginResult {
+  token: string;
+}
+
+export const resetPasswordBody = z
+  .object({
+    email: emailSchema,
+    code: sixDigitSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: MSG.passwordRequired }),
+  })
+  .refine((b) => b.password === b.confirmPassword, { message: MSG.passwordMismatch, path: ['confirmPassword'] });
+export type ResetPasswordBody = z.input<typeof resetPasswordBody>;
+
+export const modifyPasswordBody = z
+  .object({
+    oldPassword: passwordSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: MSG.passwordRequired }),
+  })
+  .refine((b) => b.password === b.confirmPassword, { message: MSG.passwordMismatch, path: ['confirmPassword'] });
+export type ModifyPasswordBody = z.input<typeof modifyPasswordBody>;
+
+/** Text fields of modify-info (multipart/form-data; the optional `avatar` file part is checked by content). */
+export const modifyInfoFields = z.object({
+  nickname: z.string().trim().min(1, MSG.nicknameLength).max(20, MSG.nicknameLength).optional(),
+});
+
+export const checkGoogleCodeBody = z.object({ code: sixDigitSchema });
+export const bindGoogleBody = z.object({ code: sixDigitSchema });
+export interface GoogleCodeResult {
+  secret: string;
+  /** otpauth://totp/... for the QR code. */
+  uri: string;
+}
+
+export const loginHistoryBody = pageQuerySchema;
+
+export type KycStatus = 'unverified' | 'review' | 'verified';
+
+/** GET /user/info. */
+export interface UserInfo {
+  id: number;
+  nickname: string;
+  /** Image address, or '' for the default avatar. */
+  avatar: string;
+  cover_email: string;
+  kycStatus: KycStatus;
+  googleBound: boolean;
+  inviteCode: string;
+  /** Unix ms until which withdrawals are locked after a password change or reset; 0 when not locked. */
+  withdrawLockUntil: number;
+  createdAt: number;
+}
+
+export interface LoginRecord {
+  id: number;
+  /** Unix ms. */
+  time: number;
+  client: string;
+  ip: string;
+  account: string;
+}
