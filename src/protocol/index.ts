@@ -1,2 +1,3 @@
 export * from './envelope.ts';
 export * from './user.ts';
+export * from './market.ts';
