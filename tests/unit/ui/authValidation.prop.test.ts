@@ -17,6 +17,8 @@ import {
   sixDigitSchema,
 } from '../../../src/protocol/user.ts';
 import { auth } from '../../../src/ui/i18n/resources/auth.ts';
+import { common } from '../../../src/ui/i18n/resources/common.ts';
+import { ERROR_TEXT, errorText } from '../../../src/ui/screens/login/errorText.ts';
 
 /** The first zod issue message, or null when the schema accepts the value. */
 function zodMessage(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, v: unknown): string | null {
@@ -80,9 +82,22 @@ describe('spec §5 messages', () => {
     expect(checkPassword('x'.repeat(16))).toBeNull();
   });
 
-  it('the English resource carries the protocol text for every message key', () => {
-    for (const [key, text] of Object.entries(MSG)) {
-      expect(auth.en[`err.${key}` as keyof typeof auth.en]).toBe(text);
+  it('every message key resolves, in English, to the protocol text the server sends', () => {
+    const en: Record<string, Record<string, string>> = { auth: auth.en, common: common.en };
+    const t = (nsKey: string, params?: Record<string, unknown>): string => {
+      const [ns = '', key = ''] = nsKey.split(':');
+      const raw = en[ns]?.[key] ?? `MISSING ${nsKey}`;
+      return raw.replace(/\{\{(\w+)\}\}/g, (_m, p: string) => String(params?.[p] ?? ''));
+    };
+    for (const key of Object.keys(MSG) as (keyof typeof MSG)[]) {
+      expect(errorText(t, key)).toBe(MSG[key]);
+    }
+  });
+
+  it('every language has a text for every message key', () => {
+    for (const lang of ['en', 'zh', 'hk', 'jp', 'ko'] as const) {
+      const res: Record<string, Record<string, string>> = { auth: auth[lang], common: common[lang] };
+      for (const ref of Object.values(ERROR_TEXT)) expect(res[ref.ns]?.[ref.key], `${lang} ${ref.ns}:${ref.key}`).toBeTruthy();
     }
   });
 

@@ -1,23 +1,17 @@
+import { defineResources } from '../defineResources.ts';
+
 /**
- * Texts of the sign-in, sign-up and reset-password screens, plus the SPEC §5 validation
- * messages (keyed by the `MSG` keys of src/protocol/user.ts, so `t(`err.${key}`)` works for
- * every `AuthErrorKey`). The settings screens reuse the `err.*` keys from this namespace.
+ * Texts of the sign-in, sign-up and reset-password screens, plus the validation messages of
+ * src/protocol/user.ts `MSG` that the shared `common` namespace does not carry (`err.*`).
+ * Use `errorText` (screens/login/errorText.ts) to turn a validation key into a message: it
+ * picks `common` first and this namespace second, so no text is duplicated.
  *
  * Every language must carry exactly the keys of `en`: `satisfies Record<AuthKey, string>`
  * makes a missing or extra key a type error.
  */
 const en = {
-  'err.emailRequired': 'Please enter an email',
-  'err.emailInvalid': 'Please enter a valid email',
-  'err.passwordRequired': 'Please enter a password',
-  'err.passwordLength': 'Password length must be between 6 and 16 characters',
   'err.passwordMismatch': 'The two passwords do not match',
-  'err.agreementRequired': 'Please read and agree to the relevant agreement policies',
-  'err.registerAgreement': 'Please check the user agreement',
   'err.codeRequired': 'Please enter the verification code',
-  'err.googleCodeInvalid': 'Please enter the 6-digit code',
-  'err.onlyImages': 'Only image files are allowed!',
-  'err.avatarTooLarge': 'The image must be at most 2MB',
   'err.nicknameLength': 'Nickname must be between 1 and 20 characters',
 
   email: 'Email',
@@ -76,17 +70,8 @@ export type AuthKey = keyof typeof en;
 type AuthTexts = Record<AuthKey, string>;
 
 const zh = {
-  'err.emailRequired': '请输入邮箱',
-  'err.emailInvalid': '请输入有效的邮箱',
-  'err.passwordRequired': '请输入密码',
-  'err.passwordLength': '密码长度必须在6到16个字符之间',
   'err.passwordMismatch': '两次输入的密码不一致',
-  'err.agreementRequired': '请阅读并同意相关协议政策',
-  'err.registerAgreement': '请勾选用户协议',
   'err.codeRequired': '请输入验证码',
-  'err.googleCodeInvalid': '请输入6位数字验证码',
-  'err.onlyImages': '只允许上传图片文件！',
-  'err.avatarTooLarge': '图片大小不能超过2MB',
   'err.nicknameLength': '昵称长度必须在1到20个字符之间',
 
   email: '邮箱',
@@ -142,17 +127,8 @@ const zh = {
 } satisfies AuthTexts;
 
 const hk = {
-  'err.emailRequired': '請輸入郵箱',
-  'err.emailInvalid': '請輸入有效的郵箱',
-  'err.passwordRequired': '請輸入密碼',
-  'err.passwordLength': '密碼長度必須在6到16個字符之間',
   'err.passwordMismatch': '兩次輸入的密碼不一致',
-  'err.agreementRequired': '請閱讀並同意相關協議政策',
-  'err.registerAgreement': '請勾選用戶協議',
   'err.codeRequired': '請輸入驗證碼',
-  'err.googleCodeInvalid': '請輸入6位數字驗證碼',
-  'err.onlyImages': '只允許上傳圖片文件！',
-  'err.avatarTooLarge': '圖片大小不能超過2MB',
   'err.nicknameLength': '暱稱長度必須在1到20個字符之間',
 
   email: '郵箱',
@@ -208,17 +184,8 @@ const hk = {
 } satisfies AuthTexts;
 
 const jp = {
-  'err.emailRequired': 'メールアドレスを入力してください',
-  'err.emailInvalid': '有効なメールアドレスを入力してください',
-  'err.passwordRequired': 'パスワードを入力してください',
-  'err.passwordLength': 'パスワードは6〜16文字で入力してください',
   'err.passwordMismatch': '2つのパスワードが一致しません',
-  'err.agreementRequired': '関連する規約とポリシーをお読みの上、同意してください',
-  'err.registerAgreement': '利用規約にチェックを入れてください',
   'err.codeRequired': '認証コードを入力してください',
-  'err.googleCodeInvalid': '6桁のコードを入力してください',
-  'err.onlyImages': '画像ファイルのみアップロードできます！',
-  'err.avatarTooLarge': '画像サイズは2MB以下にしてください',
   'err.nicknameLength': 'ニックネームは1〜20文字で入力してください',
 
   email: 'メールアドレス',
@@ -274,17 +241,8 @@ const jp = {
 } satisfies AuthTexts;
 
 const ko = {
-  'err.emailRequired': '이메일을 입력하세요',
-  'err.emailInvalid': '유효한 이메일을 입력하세요',
-  'err.passwordRequired': '비밀번호를 입력하세요',
-  'err.passwordLength': '비밀번호는 6~16자여야 합니다',
   'err.passwordMismatch': '두 비밀번호가 일치하지 않습니다',
-  'err.agreementRequired': '관련 약관 및 정책을 읽고 동의해 주세요',
-  'err.registerAgreement': '이용약관에 체크해 주세요',
   'err.codeRequired': '인증 코드를 입력하세요',
-  'err.googleCodeInvalid': '6자리 코드를 입력하세요',
-  'err.onlyImages': '이미지 파일만 업로드할 수 있습니다!',
-  'err.avatarTooLarge': '이미지는 최대 2MB까지 가능합니다',
   'err.nicknameLength': '닉네임은 1~20자여야 합니다',
 
   email: '이메일',
@@ -340,4 +298,4 @@ const ko = {
 } satisfies AuthTexts;
 
 /** The `auth` namespace in all five languages. */
-export const auth = { en, zh, hk, jp, ko } as const;
+export const auth = defineResources({ en, zh, hk, jp, ko });

@@ -1,3 +1,5 @@
+import { defineResources } from '../defineResources.ts';
+
 /**
  * Texts of the /my/settings/* screens (preference, security, password, login history).
  * Validation messages come from the `auth` namespace (`auth:err.*`).
@@ -372,4 +374,4 @@ const ko = {
 } satisfies SettingsTexts;
 
 /** The `settings` namespace in all five languages. */
-export const settings = { en, zh, hk, jp, ko } as const;
+export const settings = defineResources({ en, zh, hk, jp, ko });
