@@ -1,10 +1,12 @@
+import { defineResources } from '../defineResources.ts';
+
 /**
  * Texts of the Home screen (SPEC §1, §2): banner headlines (the banner art in public/banners
  * carries no text, so every headline is translated here and rendered in the DOM), the
  * marketing claims, the hot-pairs ticker, the sign-up call to action and the app download
- * section whose buttons only show "Coming Soon" (SPEC §8).
+ * section whose buttons only show "Coming Soon" (SPEC §8, the `common:comingSoon` text).
  *
- * Every language must carry exactly the keys of `en`: `satisfies HomeTexts` makes a missing
+ * Every language must carry exactly the keys of `en`: `defineResources` makes a missing
  * or extra key a type error.
  */
 const en = {
@@ -58,11 +60,9 @@ const en = {
   'app.android': 'Google Play',
   'app.apk': 'Android APK',
   'app.download': 'Download on the',
-  'app.comingSoon': 'Coming Soon',
 } as const;
 
 export type HomeKey = keyof typeof en;
-type HomeTexts = Record<HomeKey, string>;
 
 const zh = {
   'banner.1.title': '无风险合约交易',
@@ -115,8 +115,7 @@ const zh = {
   'app.android': 'Google Play',
   'app.apk': 'Android APK',
   'app.download': '下载',
-  'app.comingSoon': '敬请期待',
-} satisfies HomeTexts;
+} as const;
 
 const hk = {
   'banner.1.title': '無風險合約交易',
@@ -169,8 +168,7 @@ const hk = {
   'app.android': 'Google Play',
   'app.apk': 'Android APK',
   'app.download': '下載',
-  'app.comingSoon': '敬請期待',
-} satisfies HomeTexts;
+} as const;
 
 const jp = {
   'banner.1.title': 'リスクフリーの先物取引',
@@ -223,8 +221,7 @@ const jp = {
   'app.android': 'Google Play',
   'app.apk': 'Android APK',
   'app.download': 'ダウンロード',
-  'app.comingSoon': '近日公開',
-} satisfies HomeTexts;
+} as const;
 
 const ko = {
   'banner.1.title': '무위험 선물 거래',
@@ -277,8 +274,7 @@ const ko = {
   'app.android': 'Google Play',
   'app.apk': 'Android APK',
   'app.download': '다운로드',
-  'app.comingSoon': '출시 예정',
-} satisfies HomeTexts;
+} as const;
 
 /** The `home` namespace in all five languages. */
-export const home = { en, zh, hk, jp, ko } as const;
+export const home = defineResources({ en, zh, hk, jp, ko });

@@ -1,10 +1,12 @@
+import { defineResources } from '../defineResources.ts';
+
 /**
  * Texts of the Market overview screen and the shared market components (SPEC §2, §3):
  * hot coins, top gainers, top volume, the USDT-M / Standard contract tabs, the asset
  * category tabs (favorites, crypto, commodity, stock, index), the column headers, the
  * search box, the favourites star and the socket connection indicator.
  *
- * Every language must carry exactly the keys of `en`: `satisfies MarketTexts` makes a
+ * Every language must carry exactly the keys of `en`: `defineResources` makes a
  * missing or extra key a type error.
  */
 const en = {
@@ -49,7 +51,6 @@ const en = {
 } as const;
 
 export type MarketKey = keyof typeof en;
-type MarketTexts = Record<MarketKey, string>;
 
 const zh = {
   title: '行情',
@@ -90,7 +91,7 @@ const zh = {
   'conn.live': '实时',
   'conn.reconnecting': '正在重新连接…',
   'conn.connecting': '正在连接…',
-} satisfies MarketTexts;
+} as const;
 
 const hk = {
   title: '行情',
@@ -131,7 +132,7 @@ const hk = {
   'conn.live': '即時',
   'conn.reconnecting': '正在重新連線…',
   'conn.connecting': '正在連線…',
-} satisfies MarketTexts;
+} as const;
 
 const jp = {
   title: 'マーケット',
@@ -172,7 +173,7 @@ const jp = {
   'conn.live': 'ライブ',
   'conn.reconnecting': '再接続中…',
   'conn.connecting': '接続中…',
-} satisfies MarketTexts;
+} as const;
 
 const ko = {
   title: '마켓',
@@ -213,7 +214,7 @@ const ko = {
   'conn.live': '실시간',
   'conn.reconnecting': '재연결 중…',
   'conn.connecting': '연결 중…',
-} satisfies MarketTexts;
+} as const;
 
 /** The `market` namespace in all five languages. */
-export const market = { en, zh, hk, jp, ko } as const;
+export const market = defineResources({ en, zh, hk, jp, ko });
