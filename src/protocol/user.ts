@@ -145,3 +145,36 @@ export interface LoginRecord {
   ip: string;
   account: string;
 }
+
+/** Envelope messages the server answers on /api/user calls (docs/API.md), so the UI can match or translate them. */
+export const USER_MSG = {
+  codeSent: 'Verification code sent',
+  resendWait: 'Please wait before requesting another code',
+  emailTaken: 'This email is already registered',
+  inviteInvalid: 'Invalid referral code',
+  codeInvalid: 'Invalid verification code',
+  credentialsInvalid: 'Incorrect email or password',
+  oldPasswordInvalid: 'Incorrect old password',
+  googleCodeInvalid: 'Invalid Google verification code',
+  googleAlreadyBound: 'Google authenticator already bound',
+  registered: 'Registration successful',
+  loggedIn: 'Login successful',
+  loggedOut: 'Logout successful',
+  passwordReset: 'Password reset successful',
+  passwordChanged: 'Password changed successfully',
+  infoSaved: 'Saved successfully',
+  googleBound: 'Google authenticator bound',
+  loginAgain: 'Please log in again',
+  tooManyRequests: 'Too many requests, please try again later',
+} as const;
+
+/** GET /api/dev/outbox query (development only: the latest mailed codes). */
+export const outboxQuery = z.object({
+  email: emailSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+/** POST /user/check-google-code. */
+export interface CheckGoogleCodeResult {
+  valid: boolean;
+}

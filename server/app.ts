@@ -1,0 +1,72 @@
+import Fastify, { LogController } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
+import websocket from '@fastify/websocket';
+import { AVATAR_MAX_BYTES } from '../src/protocol/user.ts';
+import type { ServerConfig } from './config.ts';
+import type { Db } from './db/connection.ts';
+import type { AppDeps, ServerClock } from './http/deps.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { createRateLimits } from './http/rateLimit.ts';
+import type { RateLimits } from './http/rateLimit.ts';
+import { installSecurityHeaders } from './http/security.ts';
+import { installStaticSite } from './http/staticSite.ts';
+import { miscRoutes } from './routes/misc.ts';
+import { userAuthRoutes } from './routes/userAuth.ts';
+import { userGoogleRoutes } from './routes/userGoogle.ts';
+import { userProfileRoutes } from './routes/userProfile.ts';
+
+export type { AppDeps, ServerClock } from './http/deps.ts';
+
+/** JSON and form bodies: 1 MB. Multipart has its own limits (one 2 MB file plus small fields). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildAppOptions {
+  db: Db;
+  clock: ServerClock;
+  config: ServerConfig;
+  /**
+   * Extra route plugins (e.g. /api/ws/market and /api/ws/user), registered after
+   * @fastify/websocket and the /api/user routes. They see `app.deps` and inherit the envelope
+   * error handler and security headers. Register them with their own prefix.
+   */
+  plugins?: FastifyPluginAsync[];
+  /** Rate limiters; tests pass fresh ones to observe or tighten them. */
+  limits?: RateLimits;
+}
+
+/**
+ * Builds the HTTP app without listening (server.ts listens; tests listen on port 0).
+ * Under /api every answer is the `{code,msg,data}` envelope with HTTP 200; elsewhere it
+ * serves dist/ with the history-mode fallback. Paths /api/ws/* are left to `plugins`.
+ * The caller owns `db`: close the app first, then `db.destroy()`.
+ */
+export function buildApp({ db, clock, config, plugins = [], limits = createRateLimits() }: BuildAppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+  });
+  const deps: AppDeps = { db, clock, config, limits };
+  app.decorate('deps', deps);
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  void app.register(multipart, {
+    limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12, headerPairs: 100 },
+  });
+  void app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  installSecurityHeaders(app);
+  const fallback = installStaticSite(app, config.distDir, config.serveStatic);
+  installErrorHandling(app, fallback);
+
+  void app.register(miscRoutes, { prefix: '/api' });
+  void app.register(userAuthRoutes, { prefix: '/api/user' });
+  void app.register(userProfileRoutes, { prefix: '/api/user' });
+  void app.register(userGoogleRoutes, { prefix: '/api/user' });
+  for (const plugin of plugins) void app.register(plugin);
+  return app;
+}

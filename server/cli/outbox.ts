@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../config.ts';
+import { dbFile, openDb } from '../db/connection.ts';
+import { latestMails } from '../db/repos/mailCodes.ts';
+
+/** `npm run outbox -- [email]`: the latest mails (and their codes) from the database in DATA_DIR. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const file = dbFile(config.dataDir);
+  if (!existsSync(file)) {
+    console.error(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);
+    process.exit(1);
+  }
+  const email = process.argv[2]?.trim().toLowerCase() || undefined;
+  const db = openDb({ filename: file });
+  try {
+    const mails = await latestMails(db, email, 20);
+    if (mails.length === 0) console.log(email ? `No mail to ${email}.` : 'The outbox is empty.');
+    for (const m of mails) console.log(`${new Date(m.time).toISOString()}  ${m.to}  ${m.subject}  code ${m.code}`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

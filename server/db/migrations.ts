@@ -1,0 +1,150 @@
+import { Migrator, sql } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Database } from './schema.ts';
+
+/** Which SQL dialect the schema is created for; only DDL differs (docs/DATABASE.md). */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** An auto-incrementing integer primary key in the given dialect. */
+function autoId(dialect: DialectName) {
+  return (col: ColumnDefinitionBuilder) =>
+    dialect === 'postgres' ? col.primaryKey().generatedByDefaultAsIdentity() : col.primaryKey().autoIncrement();
+}
+
+/**
+ * The migrations, in order. Never edit a released migration: append a new one.
+ * `Kysely<unknown>` on purpose: a migration must not depend on today's TypeScript schema.
+ */
+export function migrations(dialect: DialectName): Record<string, Migration> {
+  const id = autoId(dialect);
+  return {
+    '0001_users_and_auth': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('users')
+          .addColumn('id', 'bigint', (c) => c.primaryKey())
+          .addColumn('email', 'text', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('nickname', 'text', (c) => c.notNull())
+          .addColumn('invite_code', 'text', (c) => c.notNull().unique())
+          .addColumn('invited_by', 'bigint', (c) => c.references('users.id'))
+          .addColumn('avatar', 'text')
+          .addColumn('kyc_status', 'text', (c) => c.notNull().defaultTo('unverified'))
+          .addColumn('google_secret', 'text')
+          .addColumn('google_pending_secret', 'text')
+          .addColumn('withdraw_lock_until', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('role', 'text', (c) => c.notNull().defaultTo('user'))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('sessions')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('revoked_at', 'bigint')
+          .addColumn('ip', 'text', (c) => c.notNull())
+          .addColumn('client', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+        await db.schema
+          .createTable('mail_codes')
+          .addColumn('id', 'integer', id)
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('purpose', 'text', (c) => c.notNull())
+          .addColumn('code_hash', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('used_at', 'bigint')
+          .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('mail_codes_email').on('mail_codes').columns(['email', 'purpose', 'created_at']).execute();
+        await db.schema
+          .createTable('outbox')
+          .addColumn('id', 'integer', id)
+          .addColumn('to_email', 'text', (c) => c.notNull())
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('code', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('outbox_to').on('outbox').columns(['to_email', 'id']).execute();
+        await db.schema
+          .createTable('login_history')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('client', 'text', (c) => c.notNull())
+          .addColumn('ip', 'text', (c) => c.notNull())
+          .addColumn('account', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('login_history_user').on('login_history').columns(['user_id', 'id']).execute();
+        await db.schema
+          .createTable('avatars')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('file_name', 'text', (c) => c.notNull().unique())
+          .addColumn('mime', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['avatars', 'login_history', 'outbox', 'mail_codes', 'sessions', 'users']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
+    '0002_balances_and_ledger': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('balances')
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('wallet', 'text', (c) => c.notNull())
+          .addColumn('asset', 'text', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('balances_pk', ['user_id', 'wallet', 'asset'])
+          .execute();
+        await db.schema
+          .createTable('ledger_entries')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('wallet', 'text', (c) => c.notNull())
+          .addColumn('asset', 'text', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('balance_after', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('ref', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('ledger_user').on('ledger_entries').columns(['user_id', 'id']).execute();
+        // The system account: the counter-party of ADMIN_ADJUST credits (double entry). It cannot log in.
+        await sql`INSERT INTO users (id, email, password_hash, nickname, invite_code, role, created_at)
+                  VALUES (1, 'system@riskfree.invalid', '!', 'System', 'SYSTEM00', 'system', 0)`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`DELETE FROM users WHERE id = 1`.execute(db);
+        await db.schema.dropTable('ledger_entries').ifExists().execute();
+        await db.schema.dropTable('balances').ifExists().execute();
+      },
+    },
+  };
+}
+
+/** Serves the in-code migrations to Kysely's Migrator (no files on disk, so bundling cannot lose them). */
+export class InCodeMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.dialect);
+  }
+}
+
+/** Brings the schema to the latest version; throws (start-up fails) if any migration fails. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName = 'sqlite'): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

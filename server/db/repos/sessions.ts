@@ -1,0 +1,43 @@
+import type { Db } from '../connection.ts';
+
+/** Tokens live 7 days from login. */
+export const TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface NewSession {
+  userId: number;
+  tokenHash: string;
+  now: number;
+  ip: string;
+  client: string;
+}
+
+export async function createSession(db: Db, s: NewSession): Promise<number> {
+  const row = await db
+    .insertInto('sessions')
+    .values({ user_id: s.userId, token_hash: s.tokenHash, created_at: s.now, expires_at: s.now + TOKEN_TTL_MS, revoked_at: null, ip: s.ip, client: s.client })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The session behind a token hash if it is neither revoked nor expired at `now`. */
+export function findActiveSession(db: Db, tokenHash: string, now: number): Promise<{ id: number; user_id: number } | undefined> {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Db, sessionId: number, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+/** Revokes every live session of a user, except `keepSessionId` (the caller's own, after a password change). */
+export async function revokeUserSessions(db: Db, userId: number, now: number, keepSessionId?: number): Promise<void> {
+  let q = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keepSessionId !== undefined) q = q.where('id', '!=', keepSessionId);
+  await q.execute();
+}

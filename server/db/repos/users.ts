@@ -1,0 +1,69 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '../connection.ts';
+import type { UserRow, UserUpdate } from '../schema.ts';
+
+/** The first UID handed to a real user (1 is the system account). */
+export const FIRST_UID = 10_000_001;
+const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** 8 characters from an alphabet without look-alikes (0/O, 1/I). */
+export function randomInviteCode(): string {
+  let s = '';
+  for (let i = 0; i < 8; i++) s += INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)];
+  return s;
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).where('role', '=', 'user').executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findUserByInviteCode(db: Db, code: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('invite_code', '=', code).where('role', '=', 'user').executeTakeFirst();
+}
+
+export interface CreateUserInput {
+  email: string;
+  passwordHash: string;
+  invitedBy: number | null;
+  now: number;
+}
+
+/**
+ * Inserts a user with the next UID and a fresh unique invite code. The UID is `max(id) + 1`
+ * inside the caller's transaction (SQLite has one writer; on PostgreSQL use a sequence).
+ */
+export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
+  const max = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .where('role', '=', 'user')
+    .executeTakeFirst();
+  const id = Math.max(Number(max?.max ?? 0) + 1, FIRST_UID);
+  let inviteCode = randomInviteCode();
+  while (await findUserByInviteCode(db, inviteCode)) inviteCode = randomInviteCode();
+  const row: UserRow = {
+    id,
+    email: input.email,
+    password_hash: input.passwordHash,
+    nickname: `Trader${String(id).slice(-4)}`,
+    invite_code: inviteCode,
+    invited_by: input.invitedBy,
+    avatar: null,
+    kyc_status: 'unverified',
+    google_secret: null,
+    google_pending_secret: null,
+    withdraw_lock_until: 0,
+    role: 'user',
+    created_at: input.now,
+  };
+  await db.insertInto('users').values(row).execute();
+  return row;
+}
+
+export async function updateUser(db: Db, id: number, patch: UserUpdate): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}

@@ -1,0 +1,123 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Typed tables for Kysely. Conventions (docs/DATABASE.md):
+ * - times are Unix milliseconds in BIGINT columns (numbers in JS; safe until year 287396);
+ * - money is a signed integer count of minor units stored as TEXT and handled with BigInt,
+ *   never a JS float;
+ * - booleans are derived (e.g. `google_secret IS NOT NULL`), so no dialect-specific boolean type.
+ */
+export interface UsersTable {
+  /** The UID shown to users; real users start at 10000001, 1 is the system account. */
+  id: number;
+  email: string;
+  /** `scrypt$<salt hex>$<hash hex>`; '!' for accounts that cannot log in (system). */
+  password_hash: string;
+  nickname: string;
+  invite_code: string;
+  invited_by: number | null;
+  /** File name under DATA_DIR/avatars, or null for the default avatar. */
+  avatar: string | null;
+  kyc_status: 'unverified' | 'review' | 'verified';
+  /** Base32 TOTP secret once Google authenticator is bound. */
+  google_secret: string | null;
+  /** Secret handed out by get-google-code, waiting for bind-google-authen. */
+  google_pending_secret: string | null;
+  withdraw_lock_until: number;
+  role: 'user' | 'system';
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 hex of the raw token: a leaked database cannot be replayed as tokens. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  ip: string;
+  client: string;
+}
+
+export interface MailCodesTable {
+  id: Generated<number>;
+  email: string;
+  purpose: 'register' | 'login' | 'reset' | 'security';
+  /** SHA-256 hex of `${email}:${purpose}:${code}`. */
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  failed_attempts: number;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_email: string;
+  subject: string;
+  body: string;
+  /** The plain code, kept for the dev outbox only (GET /api/dev/outbox, npm run outbox). */
+  code: string;
+  created_at: number;
+}
+
+export interface LoginHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+  client: string;
+  ip: string;
+  account: string;
+}
+
+export interface AvatarsTable {
+  id: Generated<number>;
+  user_id: number;
+  file_name: string;
+  mime: string;
+  size: number;
+  created_at: number;
+}
+
+export interface BalancesTable {
+  user_id: number;
+  wallet: 'fund' | 'spot' | 'std' | 'perp' | 'copy';
+  asset: string;
+  /** Integer minor units as a decimal string (see server/db/money.ts). */
+  amount: string;
+  updated_at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  wallet: BalancesTable['wallet'];
+  asset: string;
+  /** Signed delta in minor units (decimal string). */
+  amount: string;
+  /** Balance of (user, wallet, asset) right after this entry. */
+  balance_after: string;
+  type: string;
+  /** Groups the legs of one double-entry posting. */
+  ref: string;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  mail_codes: MailCodesTable;
+  outbox: OutboxTable;
+  login_history: LoginHistoryTable;
+  avatars: AvatarsTable;
+  balances: BalancesTable;
+  ledger_entries: LedgerEntriesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type LedgerRow = Selectable<LedgerEntriesTable>;
+export type Wallet = BalancesTable['wallet'];

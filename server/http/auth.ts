@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { Code } from '../../src/protocol/envelope.ts';
+import type { Db } from '../db/connection.ts';
+import { findActiveSession } from '../db/repos/sessions.ts';
+import { findUserById } from '../db/repos/users.ts';
+import type { UserRow } from '../db/schema.ts';
+import { hashToken, tokenFromHeader } from '../services/tokens.ts';
+import { reject, SERVER_MSG } from './errors.ts';
+
+/** Who is calling: the user row and the session the token belongs to. */
+export interface AuthContext {
+  user: UserRow;
+  sessionId: number;
+}
+
+/**
+ * Resolves a raw token (as sent in the Authorization header or the user socket's first frame)
+ * to its live session and user; undefined when unknown, revoked or expired at `now`.
+ * The /api/ws/user socket uses this too.
+ */
+export async function resolveToken(db: Db, rawToken: string | undefined, now: number): Promise<AuthContext | undefined> {
+  const token = tokenFromHeader(rawToken);
+  if (!token) return undefined;
+  const session = await findActiveSession(db, hashToken(token), now);
+  if (!session) return undefined;
+  const user = await findUserById(db, session.user_id);
+  if (!user || user.role !== 'user') return undefined;
+  return { user, sessionId: session.id };
+}
+
+/** For handlers that need a login: the caller, or a 401 'Please log in again' envelope. */
+export async function requireUser(req: FastifyRequest): Promise<AuthContext> {
+  const { db, clock } = req.server.deps;
+  const auth = await resolveToken(db, req.headers.authorization, clock.now());
+  return auth ?? reject(Code.unauthorized, SERVER_MSG.loginAgain);
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Code, fail } from '../../src/protocol/envelope.ts';
+import { MSG } from '../../src/protocol/user.ts';
+
+/** Envelope messages of the server itself (the SPEC §5 ones live in src/protocol/user.ts MSG). */
+export const SERVER_MSG = {
+  malformedBody: 'Malformed request body',
+  bodyTooLarge: 'Request body too large',
+  unsupportedType: 'Unsupported content type',
+  badRequest: 'Bad request',
+  notFound: 'Not found',
+  internal: 'Internal server error',
+  tooManyRequests: 'Too many requests, please try again later',
+  loginAgain: 'Please log in again',
+} as const;
+
+/**
+ * An expected failure raised inside a handler: the error handler turns it into the envelope
+ * `{code, msg, data: null}`. Thrown (not returned) so helpers like `requireUser` can stop a
+ * request from any depth; it carries no stack into the response.
+ */
+export class Rejection extends Error {
+  constructor(
+    readonly code: number,
+    msg: string,
+  ) {
+    super(msg);
+    this.name = 'Rejection';
+  }
+}
+
+export function reject(code: number, msg: string): never {
+  throw new Rejection(code, msg);
+}
+
+/** Parses a body or query with a protocol schema; a ZodError becomes code 400 with the first issue's message. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  return schema.parse(input ?? {});
+}
+
+const MALFORMED = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY', 'FST_INVALID_MULTIPART_CONTENT_TYPE', 'FST_PROTO_VIOLATION']);
+
+/** Maps any error to `[code, msg]`; true in the third slot means "unexpected: log it". */
+export function classify(err: unknown): [number, string, boolean] {
+  if (err instanceof Rejection) return [err.code, err.message, false];
+  if (err instanceof z.ZodError) return [Code.badRequest, err.issues[0]?.message ?? SERVER_MSG.badRequest, false];
+  const e = err as Partial<FastifyError> & { name?: string };
+  if (e.code === 'FST_REQ_FILE_TOO_LARGE') return [Code.tooLarge, MSG.avatarTooLarge, false];
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return [Code.tooLarge, SERVER_MSG.bodyTooLarge, false];
+  if ((e.code !== undefined && MALFORMED.has(e.code)) || (e.name === 'SyntaxError' && e.statusCode === 400)) {
+    return [Code.badRequest, SERVER_MSG.malformedBody, false];
+  }
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) return [Code.badRequest, SERVER_MSG.unsupportedType, false];
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return [Code.badRequest, SERVER_MSG.badRequest, false];
+  return [Code.serverError, SERVER_MSG.internal, true];
+}
+
+function isApi(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+/**
+ * The single error handler and the /api not-found handler. Under /api every answer is HTTP 200
+ * with the envelope (SPEC §8: the code lives in the body); elsewhere the HTTP status follows the code.
+ * `fallback` serves the SPA for non-/api GETs (history mode).
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  fallback: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
+): void {
+  app.setErrorHandler((err, req, reply) => {
+    const [code, msg, unexpected] = classify(err);
+    if (unexpected) req.log.error({ err }, 'unexpected error');
+    void reply.status(isApi(req.url) ? 200 : code).type('application/json; charset=utf-8').send(fail(code, msg));
+  });
+  app.setNotFoundHandler(async (req, reply) => {
+    if (!isApi(req.url) && (req.method === 'GET' || req.method === 'HEAD') && (await fallback(req, reply))) return reply;
+    return reply.status(isApi(req.url) ? 200 : 404).send(fail(Code.notFound, SERVER_MSG.notFound));
+  });
+}

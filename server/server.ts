@@ -1,0 +1,53 @@
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { dbFile, openDb } from './db/connection.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { seedDemo } from './db/seed.ts';
+import { DEMO_ACCOUNT } from './services/accounts.ts';
+
+/**
+ * `npm run serve`: config → database (migrated, seeded) → app → listen. The only module that
+ * listens or handles signals; everything else is built by buildApp so tests can run it in-process.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = openDb({ filename: dbFile(config.dataDir), fresh: config.freshDb });
+  await migrateToLatest(db);
+  const clock = { now: () => Date.now() };
+  await seedDemo(db, clock.now());
+  const app = buildApp({ db, clock, config });
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: closing`);
+    app
+      .close()
+      .then(() => db.destroy())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const lines = [
+    '',
+    `  RiskFree trading platform: http://${config.host}:${port}/`,
+    `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (login code by email${config.exposeOutbox ? `: GET /api/dev/outbox?email=${DEMO_ACCOUNT.email} or npm run outbox` : ': npm run outbox'})`,
+    `  Data: ${config.dataDir}${config.serveStatic ? '' : ' (static files off)'}`,
+    '',
+  ];
+  console.log(lines.join('\n'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
