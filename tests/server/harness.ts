@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import type { ServerConfig } from '../../server/config.ts';
+import { dbFile, openDb } from '../../server/db/connection.ts';
+import type { Db } from '../../server/db/connection.ts';
+import { migrateToLatest } from '../../server/db/migrations.ts';
+import { latestMails } from '../../server/db/repos/mailCodes.ts';
+import { seedDemo } from '../../server/db/seed.ts';
+import { createRateLimits, SlidingWindowLimiter } from '../../server/http/rateLimit.ts';
+import type { RateLimits } from '../../server/http/rateLimit.ts';
+import type { Envelope } from '../../src/protocol/envelope.ts';
+
+/** A clock the test moves by hand. */
+export class ManualClock {
+  constructor(public t: number) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+/** 2026-01-01T00:00:00Z: far from any TOTP step boundary issue, and fixed. */
+export const T0 = Date.UTC(2026, 0, 1);
+
+/** Limits high enough that functional tests never meet them; rate-limit tests use `createRateLimits()`. */
+export function relaxedLimits(): RateLimits {
+  return {
+    loginPerIp: new SlidingWindowLimiter(10_000, 60_000),
+    loginFailuresPerAccount: new SlidingWindowLimiter(10_000, 60_000),
+    mailPerIp: new SlidingWindowLimiter(10_000, 60_000),
+  };
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  db: Db;
+  clock: ManualClock;
+  config: ServerConfig;
+  base: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  limits?: RateLimits;
+  config?: Partial<ServerConfig>;
+  seed?: boolean;
+  plugins?: FastifyPluginAsync[];
+}
+
+/** Starts the REAL server (file database in a temp DATA_DIR, port 0) and returns its base URL. */
+export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rf-server-'));
+  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, ...opts.config };
+  const db = openDb({ filename: dbFile(dataDir) });
+  await migrateToLatest(db);
+  const clock = new ManualClock(T0);
+  if (opts.seed) await seedDemo(db, clock.now());
+  const app = buildApp({ db, clock, config, limits: opts.limits ?? relaxedLimits(), plugins: opts.plugins ?? [] });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    app,
+    db,
+    clock,
+    config,
+    dataDir,
+    base: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  method?: 'GET' | 'POST';
+  /** JSON body (object) or a raw string with `contentType`. */
+  body?: unknown;
+  form?: Record<string, string>;
+  multipart?: FormData;
+  token?: string;
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+/** One HTTP call; asserts nothing, returns the parsed envelope plus the raw response. */
+export async function call<T = unknown>(h: Harness, path: string, o: CallOptions = {}): Promise<Envelope<T> & { res: Response }> {
+  const headers: Record<string, string> = { Client: 'web', ...o.headers };
+  if (o.token) headers.Authorization = o.token;
+  let body: BodyInit | undefined;
+  if (o.form) {
+    body = new URLSearchParams(o.form).toString();
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  } else if (o.multipart) {
+    body = o.multipart;
+  } else if (typeof o.body === 'string') {
+    body = o.body;
+    headers['Content-Type'] = o.contentType ?? 'application/json';
+  } else if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(`${h.base}/api${path}`, { method: o.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const env = (await res.json()) as Envelope<T>;
+  return { ...env, res };
+}
+
+/** The last code mailed to `email` (read from the outbox table, as `npm run outbox` does). */
+export async function lastCode(h: Harness, email: string): Promise<string> {
+  const [mail] = await latestMails(h.db, email, 1);
+  if (!mail) throw new Error(`no mail to ${email}`);
+  return mail.code;
+}
+
+export async function sendCode(h: Harness, email: string, type: 'register' | 'login' | 'reset' | 'security'): Promise<string> {
+  const r = await call(h, '/user/sendMailCode', { body: { email, type } });
+  if (r.code !== 200) throw new Error(`sendMailCode ${type} for ${email}: ${r.code} ${r.msg}`);
+  return lastCode(h, email);
+}
+
+export async function register(h: Harness, email: string, password = 'secret12', extra: Record<string, unknown> = {}): Promise<void> {
+  const code = await sendCode(h, email, 'register');
+  const r = await call(h, '/user/register', { body: { email, password, confirmPassword: password, code, agree: true, ...extra } });
+  if (r.code !== 200) throw new Error(`register ${email}: ${r.code} ${r.msg}`);
+}
+
+/** Email-code login; moves the clock past the resend window first so repeated logins work. */
+export async function login(h: Harness, email: string, password = 'secret12'): Promise<string> {
+  h.clock.advance(61_000);
+  const code = await sendCode(h, email, 'login');
+  const r = await call<{ token: string }>(h, '/user/login', { form: { email, password, code } });
+  if (r.code !== 200) throw new Error(`login ${email}: ${r.code} ${r.msg}`);
+  return r.data.token;
+}
+
+export { createRateLimits };
