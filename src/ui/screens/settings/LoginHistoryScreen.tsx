@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../api/client.ts';
+import type { Page } from '../../../protocol/envelope.ts';
+import type { LoginRecord } from '../../../protocol/user.ts';
+import { useApi } from '../../app/AppCoreProvider.tsx';
+import { Button } from '../../components/Button.tsx';
+import { useDevice } from '../../hooks/usePrefs.ts';
+import { SettingsPage } from './SettingsPage.tsx';
+
+/** Rows per page of the login history. */
+export const HISTORY_PAGE_SIZE = 10;
+
+/** `YYYY-MM-DD HH:mm:ss` in the viewer's local time zone. */
+export function formatLoginTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** Number of pages for `total` rows; at least 1 so an empty history reads "1 of 1". */
+export function pageCount(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+type Load = { status: 'loading' } | { status: 'error'; msg: string } | { status: 'ready'; page: Page<LoginRecord> };
+
+/**
+ * /my/settings/login-history: POST /user/login-history, paged. A table (time, client, IP,
+ * account) on tablet and desktop, a card list on mobile.
+ */
+export function LoginHistoryScreen() {
+  const { t } = useTranslation('settings');
+  const api = useApi();
+  const device = useDevice();
+  const [page, setPage] = useState(1);
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+
+  useEffect(() => {
+    const ctl = new AbortController();
+    setLoad({ status: 'loading' });
+    api
+      .post<Page<LoginRecord>>('/user/login-history', { page, pageSize: HISTORY_PAGE_SIZE }, { signal: ctl.signal })
+      .then((p) => {
+        if (!ctl.signal.aborted) setLoad({ status: 'ready', page: p });
+      })
+      .catch((e: unknown) => {
+        if (!ctl.signal.aborted) setLoad({ status: 'error', msg: errorMessage(e) });
+      });
+    return () => ctl.abort();
+  }, [api, page]);
+
+  const rows = load.status === 'ready' ? load.page.list : [];
+  const pages = load.status === 'ready' ? pageCount(load.page.total, load.page.pageSize) : 1;
+
+  return (
+    <SettingsPage title={t('historyTitle')}>
+      <section className="settings-card settings-card--flush">
+        {load.status === 'error' ? (
+          <p className="auth-server-error" role="alert">{load.msg}</p>
+        ) : load.status === 'loading' && rows.length === 0 ? (
+          <p className="settings-muted settings-empty">{t('loading')}</p>
+        ) : rows.length === 0 ? (
+          <p className="settings-muted settings-empty">{t('noRecords')}</p>
+        ) : device === 'mobile' ? (
+          <ul className="history-cards" aria-label={t('historyTitle')}>
+            {rows.map((r) => (
+              <li key={r.id} className="history-card" data-testid="login-record">
+                <div><span>{t('time')}</span><b>{formatLoginTime(r.time)}</b></div>
+                <div><span>{t('client')}</span><b>{r.client}</b></div>
+                <div><span>{t('ip')}</span><b>{r.ip}</b></div>
+                <div><span>{t('account')}</span><b>{r.account}</b></div>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('time')}</th>
+                <th scope="col">{t('client')}</th>
+                <th scope="col">{t('ip')}</th>
+                <th scope="col">{t('account')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} data-testid="login-record">
+                  <td>{formatLoginTime(r.time)}</td>
+                  <td>{r.client}</td>
+                  <td>{r.ip}</td>
+                  <td>{r.account}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {pages > 1 ? (
+          <div className="history-pager">
+            <Button type="button" variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              {t('prev')}
+            </Button>
+            <span className="settings-muted">{t('pageOf', { page, pages })}</span>
+            <Button type="button" variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+              {t('next')}
+            </Button>
+          </div>
+        ) : null}
+      </section>
+    </SettingsPage>
+  );
+}
