@@ -1,0 +1,135 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ContractKind, SymbolInfo, Ticker } from '../../../protocol/market.ts';
+import { CategoryTabs } from '../../components/market/CategoryTabs.tsx';
+import { ConnectionBadge } from '../../components/market/ConnectionBadge.tsx';
+import { HotCard } from '../../components/market/HotCard.tsx';
+import { MarketTable } from '../../components/market/MarketTable.tsx';
+import { RankList } from '../../components/market/RankList.tsx';
+import { SearchBox } from '../../components/market/SearchBox.tsx';
+import {
+  CATEGORY_TABS,
+  joinRows,
+  nextSort,
+  selectHot,
+  selectRows,
+  selectTopGainers,
+  selectTopVolume,
+  tradePath,
+  type CategoryTab,
+  type Sort,
+  type SortKey,
+} from './marketList.ts';
+import '../../components/market/market.css';
+
+export interface MarketViewProps {
+  /** Instruments from GET /api/market/symbols; `null` while loading. */
+  symbols: readonly SymbolInfo[] | null;
+  /** Latest ticker per symbol. Its identity must change whenever any ticker changes (memo key). */
+  lookup: (symbol: string) => Ticker | undefined;
+  /** Recent last prices per symbol (sparklines). */
+  history: (symbol: string) => readonly number[];
+  connected: boolean;
+  everConnected: boolean;
+  loadError: boolean;
+  favorites: ReadonlySet<string>;
+  onToggleFavorite: (symbol: string) => void;
+  onOpen: (path: string) => void;
+}
+
+const KINDS: readonly ContractKind[] = ['perp', 'std'];
+const HOT_CARDS = 4;
+const BOARD_ROWS = 5;
+
+/**
+ * The Market overview (/market, SPEC §2): hot coin cards, top gainers, top volume and the
+ * contract lists with kind tabs, category tabs, search and sortable columns. Pure view over
+ * props plus its own UI state (tab, search, sort), so tests render it with real data and
+ * real reducers; MarketScreen connects it to the app core.
+ */
+export function MarketView(props: MarketViewProps) {
+  const { symbols, lookup, history, connected, everConnected, loadError, favorites, onToggleFavorite, onOpen } = props;
+  const { t } = useTranslation('market');
+  const [kind, setKind] = useState<ContractKind>('perp');
+  const [category, setCategory] = useState<CategoryTab>('crypto');
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<Sort>(null);
+
+  const rows = useMemo(() => joinRows(symbols ?? [], lookup), [symbols, lookup]);
+  const kindRows = useMemo(() => rows.filter((r) => r.info.kinds.includes(kind)), [rows, kind]);
+  const hot = useMemo(() => selectHot(kindRows, HOT_CARDS), [kindRows]);
+  const gainers = useMemo(() => selectTopGainers(kindRows, BOARD_ROWS), [kindRows]);
+  const volume = useMemo(() => selectTopVolume(kindRows, BOARD_ROWS), [kindRows]);
+  const list = useMemo(
+    () => selectRows(rows, { kind, category, search, favorites }, sort),
+    [rows, kind, category, search, favorites, sort],
+  );
+
+  const pathOf = (symbol: string) => tradePath(kind, symbol);
+  const onSort = (key: SortKey) => setSort((s) => nextSort(s, key));
+  const emptyText = symbols === null ? t(loadError ? 'loadError' : 'loading') : category === 'favorites' && favorites.size === 0 && !search ? t('empty.favorites') : t('empty');
+
+  return (
+    <div className="mk-page" data-testid="market-page">
+      <header className="mk-head">
+        <div>
+          <h1 className="mk-title">{t('title')}</h1>
+          <p className="mk-subtitle">{t('subtitle')}</p>
+        </div>
+        <ConnectionBadge connected={connected} everConnected={everConnected} />
+      </header>
+
+      <section className="mk-boards">
+        <section className="mk-hot" data-testid="hot-coins">
+          <h2 className="mk-rank__title">{t('hotCoins')}</h2>
+          <div className="mk-hot__cards">
+            {hot.map((row) => (
+              <HotCard
+                key={row.info.symbol}
+                row={row}
+                href={pathOf(row.info.symbol)}
+                onOpen={onOpen}
+                points={history(row.info.symbol)}
+                volumeLabel={t('col.volume')}
+              />
+            ))}
+          </div>
+        </section>
+        <RankList title={t('topGainers')} rows={gainers} metric="change" pathOf={pathOf} onOpen={onOpen} testId="top-gainers" />
+        <RankList title={t('topVolume')} rows={volume} metric="volume" pathOf={pathOf} onOpen={onOpen} testId="top-volume" />
+      </section>
+
+      <section className="mk-list">
+        <div className="mk-list__bar">
+          <CategoryTabs
+            idPrefix="mk-kind"
+            variant="pill"
+            label={t('title')}
+            items={KINDS.map((k) => ({ key: k, label: t(`kind.${k}`) }))}
+            value={kind}
+            onChange={setKind}
+          />
+          <SearchBox value={search} onChange={setSearch} />
+        </div>
+        <CategoryTabs
+          idPrefix="mk-cat"
+          label={t('kind.' + kind)}
+          items={CATEGORY_TABS.map((c) => ({ key: c, label: t(`cat.${c}`) }))}
+          value={category}
+          onChange={setCategory}
+        />
+        <MarketTable
+          rows={list}
+          kind={kind}
+          favorites={favorites}
+          onToggleFavorite={onToggleFavorite}
+          sort={sort}
+          onSort={onSort}
+          onOpen={onOpen}
+          history={history}
+          emptyText={emptyText}
+        />
+      </section>
+    </div>
+  );
+}
