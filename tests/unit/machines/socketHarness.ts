@@ -1,0 +1,24 @@
+import { createActor, SimulatedClock } from 'xstate';
+import type { InboundFrame, SocketKind } from '../../../src/machines/socketMachine.ts';
+import { provideSocket } from '../../../src/machines/socketMachine.ts';
+import { createScriptedSocketFactory } from '../../../src/ports/fakes.ts';
+
+/** A socket actor on a SimulatedClock with a scripted factory; shared by unit, model and property tests. */
+export function socketHarness(kind: SocketKind = 'market', token: string | null = null, startAt = 1_700_000_000_000) {
+  const clock = new SimulatedClock();
+  clock.set(startAt);
+  const factory = createScriptedSocketFactory();
+  const frames: InboundFrame[] = [];
+  const errors: string[] = [];
+  const actor = createActor(provideSocket(factory, clock), { clock, input: { url: `/api/ws/${kind}`, kind, token } });
+  actor.on('frame', (e) => frames.push(e.frame));
+  actor.on('socket.error', (e) => errors.push(e.message));
+  actor.start();
+  const state = () => {
+    const v = actor.getSnapshot().value;
+    if (typeof v === 'string') return v;
+    return 'live' in v ? (typeof v.live === 'string' ? v.live : Object.keys(v.live)[0]) : Object.keys(v)[0];
+  };
+  const sentOf = (i: number) => (factory.sockets[i]?.sent ?? []).map((s) => JSON.parse(s) as Record<string, unknown>);
+  return { clock, factory, actor, frames, errors, state, sentOf };
+}
