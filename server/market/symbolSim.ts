@@ -249,7 +249,7 @@ export class SymbolSim {
   }
 
   klines(interval: KlineInterval, from: number | undefined, to: number | undefined, limit: number): Candle[] {
-    const source = this.live1m === null ? all : this.bars.concat(this.live1m);
+    const source = this.live1m === null ? this.bars : this.bars.concat(this.live1m);
     return aggregateBars(source, { interval, from, to, limit }).map((b) => this.candle(b));
   }
 

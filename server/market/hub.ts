@@ -1,0 +1,239 @@
+import type { WebSocket, RawData } from 'ws';
+import { clientMessageSchema, IDLE_TIMEOUT_MS, MAX_TOPICS_PER_CONNECTION, type MarketFrame } from '../../src/protocol/market.ts';
+import type { Clock } from '../../src/ports/types.ts';
+import { topicOf, type MarketSource } from './source.ts';
+import { parseTopic, type ParsedTopic } from './topics.ts';
+
+/** Close codes the market socket uses (docs/PROTOCOL.md). */
+export const CLOSE_IDLE = 4000;
+export const CLOSE_SLOW_CONSUMER = 1013;
+export const CLOSE_GOING_AWAY = 1001;
+/** Default bound on a socket's unsent bytes before it is dropped as a slow consumer. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface HubOptions {
+  source: MarketSource;
+  /** Only `now()` is used; the server's clock (`ServerClock`) fits. */
+  clock: Pick<Clock, 'now'>;
+  idleTimeoutMs?: number;
+  maxBufferedBytes?: number;
+  maxTopics?: number;
+  /** Levels per side in the snapshot sent on a depth subscription. */
+  depthSnapshotLimit?: number;
+}
+
+interface Conn {
+  ws: WebSocket;
+  topics: Set<string>;
+  lastSeen: number;
+  /** Per symbol: seq of the snapshot this client got; diffs at or below it are not sent. */
+  depthSeq: Map<string, number>;
+  open: boolean;
+}
+
+const OPEN = 1; // WebSocket.OPEN
+
+/**
+ * Fan-out of market frames to sockets by topic.
+ *
+ * Each published frame is serialised once and written to every socket subscribed to its topic.
+ * A socket whose unsent buffer exceeds `maxBufferedBytes` is closed (1013) rather than letting
+ * memory grow; a socket silent for `idleTimeoutMs` is closed (4000) by `sweep()`. Bad client
+ * input never closes the socket: it is answered with an `error` frame.
+ */
+export class MarketHub {
+  private readonly source: MarketSource;
+  private readonly clock: Pick<Clock, 'now'>;
+  private readonly idleTimeoutMs: number;
+  private readonly maxBufferedBytes: number;
+  private readonly maxTopics: number;
+  private readonly depthLimit: number;
+  private readonly conns = new Set<Conn>();
+  private readonly byTopic = new Map<string, Set<Conn>>();
+  private readonly unsubscribe: () => void;
+  /** Frames written to sockets since start (for stats and the bench). */
+  sent = 0;
+
+  constructor(opts: HubOptions) {
+    this.source = opts.source;
+    this.clock = opts.clock;
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    this.maxBufferedBytes = opts.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.maxTopics = opts.maxTopics ?? MAX_TOPICS_PER_CONNECTION;
+    this.depthLimit = opts.depthSnapshotLimit ?? 100;
+    this.unsubscribe = this.source.subscribe((f) => this.publish(f));
+  }
+
+  /** Number of open connections and of topics with at least one subscriber. */
+  stats(): { connections: number; topics: number } {
+    return { connections: this.conns.size, topics: this.byTopic.size };
+  }
+
+  /** Takes ownership of a freshly upgraded socket. */
+  attach(ws: WebSocket): void {
+    const conn: Conn = { ws, topics: new Set(), lastSeen: this.clock.now(), depthSeq: new Map(), open: true };
+    this.conns.add(conn);
+    ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(conn, data, isBinary));
+    ws.on('close', () => this.forget(conn));
+    ws.on('error', () => this.forget(conn));
+  }
+
+  /** Drops clients that have been silent longer than the idle timeout. */
+  sweep(): void {
+    const now = this.clock.now();
+    for (const conn of this.conns) {
+      if (now - conn.lastSeen > this.idleTimeoutMs) this.drop(conn, CLOSE_IDLE, 'Idle timeout');
+    }
+  }
+
+  /** Stops listening to the source and closes every socket (1001). */
+  close(): void {
+    this.unsubscribe();
+    for (const conn of [...this.conns]) this.drop(conn, CLOSE_GOING_AWAY, 'Server shutting down');
+  }
+
+  private publish(frame: MarketFrame): void {
+    const topic = topicOf(frame);
+    if (topic === null) return;
+    const subs = this.byTopic.get(topic);
+    if (subs === undefined || subs.size === 0) return;
+    const data = JSON.stringify(frame);
+    const diffLastSeq = frame.type === 'depth' && !frame.snapshot ? frame.lastSeq : null;
+    for (const conn of subs) {
+      if (diffLastSeq !== null && diffLastSeq <= (conn.depthSeq.get(frame.type === 'depth' ? frame.symbol : '') ?? -1)) continue;
+      this.write(conn, data);
+    }
+  }
+
+  private write(conn: Conn, data: string): void {
+    if (!conn.open || conn.ws.readyState !== OPEN) return;
+    // NOTE: check before writing, so one huge backlog cannot keep growing between checks.
+    if (conn.ws.bufferedAmount > this.maxBufferedBytes) {
+      this.drop(conn, CLOSE_SLOW_CONSUMER, 'Slow consumer');
+      return;
+    }
+    conn.ws.send(data);
+    this.sent++;
+  }
+
+  private reply(conn: Conn, frame: MarketFrame): void {
+    this.write(conn, JSON.stringify(frame));
+  }
+
+  private error(conn: Conn, code: number, msg: string): void {
+    this.reply(conn, { type: 'error', code, msg });
+  }
+
+  private forget(conn: Conn): void {
+    if (!conn.open) return;
+    conn.open = false;
+    this.conns.delete(conn);
+    for (const t of conn.topics) {
+      const subs = this.byTopic.get(t);
+      if (subs === undefined) continue;
+      subs.delete(conn);
+      if (subs.size === 0) this.byTopic.delete(t);
+    }
+    conn.topics.clear();
+  }
+
+  private drop(conn: Conn, code: number, reason: string): void {
+    this.forget(conn);
+    try {
+      conn.ws.close(code, reason);
+    } catch {
+      conn.ws.terminate();
+    }
+  }
+
+  private onMessage(conn: Conn, data: RawData, isBinary: boolean): void {
+    conn.lastSeen = this.clock.now();
+    if (isBinary) return this.error(conn, 400, 'Binary frames are not supported');
+    let json: unknown;
+    try {
+      json = JSON.parse(data.toString());
+    } catch {
+      return this.error(conn, 400, 'Malformed JSON');
+    }
+    const parsed = clientMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const action = typeof json === 'object' && json !== null ? (json as { action?: unknown }).action : undefined;
+      const known = action === 'subscribe' || action === 'unsubscribe' || action === 'ping' || action === 'auth';
+      const detail = parsed.error.issues[0];
+      return this.error(conn, 400, known ? `Invalid ${String(action)} message${detail ? `: ${detail.path.join('.')} ${detail.message}` : ''}` : 'Unknown action');
+    }
+    const msg = parsed.data;
+    switch (msg.action) {
+      case 'ping':
+        return this.reply(conn, { type: 'pong', ts: msg.ts });
+      case 'auth':
+        return this.error(conn, 400, 'Unsupported action on the market socket');
+      case 'subscribe':
+        return this.subscribe(conn, msg.topics);
+      case 'unsubscribe':
+        return this.unsubscribeTopics(conn, msg.topics);
+    }
+  }
+
+  private parseAll(conn: Conn, topics: readonly string[]): ParsedTopic[] | null {
+    const out: ParsedTopic[] = [];
+    let bad = false;
+    for (const raw of topics) {
+      const r = parseTopic(raw, (s) => this.source.symbol(s) !== undefined);
+      if (r.ok) out.push(r.value);
+      else {
+        bad = true;
+        this.error(conn, r.code, r.msg);
+      }
+    }
+    return bad ? null : out;
+  }
+
+  private subscribe(conn: Conn, topics: readonly string[]): void {
+    const parsed = this.parseAll(conn, topics);
+    if (parsed === null) return;
+    const union = new Set(conn.topics);
+    for (const p of parsed) union.add(p.topic);
+    if (union.size > this.maxTopics) return this.error(conn, 429, `Too many topics: at most ${this.maxTopics} per connection`);
+    for (const p of parsed) {
+      conn.topics.add(p.topic);
+      let subs = this.byTopic.get(p.topic);
+      if (subs === undefined) {
+        subs = new Set();
+        this.byTopic.set(p.topic, subs);
+      }
+      subs.add(conn);
+    }
+    this.reply(conn, { type: 'subscribed', topics: [...conn.topics] });
+    for (const p of parsed) this.sendInitial(conn, p);
+  }
+
+  /** What a new subscriber gets at once: the depth snapshot, or the current ticker(s). */
+  private sendInitial(conn: Conn, p: ParsedTopic): void {
+    if (p.kind === 'depth') {
+      const snap = this.source.snapshot(p.symbol, this.depthLimit);
+      if (snap === undefined) return;
+      conn.depthSeq.set(p.symbol, snap.seq);
+      this.reply(conn, { type: 'depth', snapshot: true, ...snap });
+    } else if (p.kind === 'ticker') {
+      const t = this.source.ticker(p.symbol);
+      if (t !== undefined) this.reply(conn, { type: 'ticker', ...t });
+    } else if (p.kind === 'allTickers') {
+      this.reply(conn, { type: 'tickers', items: this.source.tickers(), ts: this.source.now() });
+    }
+  }
+
+  private unsubscribeTopics(conn: Conn, topics: readonly string[]): void {
+    const parsed = this.parseAll(conn, topics);
+    if (parsed === null) return;
+    for (const p of parsed) {
+      conn.topics.delete(p.topic);
+      if (p.kind === 'depth') conn.depthSeq.delete(p.symbol);
+      const subs = this.byTopic.get(p.topic);
+      if (subs === undefined) continue;
+      subs.delete(conn);
+      if (subs.size === 0) this.byTopic.delete(p.topic);
+    }
+    this.reply(conn, { type: 'subscribed', topics: [...conn.topics] });
+  }
+}

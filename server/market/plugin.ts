@@ -1,0 +1,102 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { z } from 'zod';
+import { fail, ok, type Envelope } from '../../src/protocol/envelope.ts';
+import { depthQuery, klinesQuery, tradesQuery } from '../../src/protocol/market.ts';
+import type { Clock } from '../../src/ports/types.ts';
+import { MarketHub } from './hub.ts';
+import type { MarketSource } from './source.ts';
+
+export interface MarketPluginOptions {
+  source: MarketSource;
+  /** Only `now()` is used; the server's clock (`ServerClock`) fits. */
+  clock: Pick<Clock, 'now'>;
+  /** How often the source is advanced to `clock.now()` and idle sockets are swept; 0 disables the timer (tests drive `source.advanceTo` themselves). Default 100. */
+  tickMs?: number;
+  /** Default IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+  /** Default 4 MB. */
+  maxBufferedBytes?: number;
+  /** Default MAX_TOPICS_PER_CONNECTION. */
+  maxTopics?: number;
+  /** Called with the hub once it exists (stats in benches and tests). */
+  onHub?: (hub: MarketHub) => void;
+}
+
+function queryError(error: z.ZodError): Envelope<null> {
+  const issue = error.issues[0];
+  const where = issue?.path.join('.') ?? '';
+  return fail(400, issue ? `Invalid query${where ? ` ${where}` : ''}: ${issue.message}` : 'Invalid query');
+}
+
+const UNKNOWN_SYMBOL = 'Unknown symbol';
+
+/**
+ * Market data: REST under /api/market and the socket GET /api/ws/market (docs/PROTOCOL.md).
+ *
+ * Register it without a prefix, after `@fastify/websocket` (registered at the root by the app);
+ * if no `websocketServer` decorator is visible it registers @fastify/websocket itself, which is
+ * only right when this is the only socket plugin (two registrations would both handle upgrades).
+ * The plugin owns a real timer that advances the source; it is stopped, and every socket closed,
+ * on app close. Every route answers HTTP 200 with the `{code,msg,data}` envelope.
+ */
+export const marketPlugin: FastifyPluginAsync<MarketPluginOptions> = async (app: FastifyInstance, opts) => {
+  const { source, clock } = opts;
+  if (!app.hasDecorator('websocketServer')) await app.register(websocket);
+  const hub = new MarketHub({
+    source,
+    clock,
+    ...(opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+    ...(opts.maxBufferedBytes !== undefined ? { maxBufferedBytes: opts.maxBufferedBytes } : {}),
+    ...(opts.maxTopics !== undefined ? { maxTopics: opts.maxTopics } : {}),
+  });
+  opts.onHub?.(hub);
+
+  const tickMs = opts.tickMs ?? 100;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  if (tickMs > 0) {
+    timer = setInterval(() => {
+      try {
+        source.advanceTo(clock.now());
+        hub.sweep();
+      } catch (err) {
+        app.log.error({ err }, 'market tick failed');
+      }
+    }, tickMs);
+    timer.unref();
+  }
+  app.addHook('onClose', async () => {
+    if (timer !== null) clearInterval(timer);
+    hub.close();
+  });
+
+  app.get('/api/market/symbols', async () => ok(source.symbols()));
+  app.get('/api/market/tickers', async () => ok(source.tickers()));
+
+  app.get('/api/market/depth', async (req) => {
+    const q = depthQuery.safeParse(req.query);
+    if (!q.success) return queryError(q.error);
+    const snap = source.snapshot(q.data.symbol, q.data.limit);
+    return snap === undefined ? fail(404, UNKNOWN_SYMBOL) : ok(snap);
+  });
+
+  app.get('/api/market/trades', async (req) => {
+    const q = tradesQuery.safeParse(req.query);
+    if (!q.success) return queryError(q.error);
+    if (source.symbol(q.data.symbol) === undefined) return fail(404, UNKNOWN_SYMBOL);
+    return ok(source.recentTrades(q.data.symbol, q.data.limit));
+  });
+
+  app.get('/api/market/klines', async (req) => {
+    const q = klinesQuery.safeParse(req.query);
+    if (!q.success) return queryError(q.error);
+    const { symbol, interval, from, to, limit } = q.data;
+    if (from !== undefined && to !== undefined && from > to) return fail(400, 'Invalid query: from is after to');
+    if (source.symbol(symbol) === undefined) return fail(404, UNKNOWN_SYMBOL);
+    return ok(source.klines(symbol, interval, from, to, limit));
+  });
+
+  app.get('/api/ws/market', { websocket: true }, (socket) => {
+    hub.attach(socket);
+  });
+};

@@ -1,0 +1,144 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { clientMessageSchema, IDLE_TIMEOUT_MS } from '../../src/protocol/market.ts';
+import type { UserEventBus, UserFrame } from './userBus.ts';
+
+/** Close codes of the user socket (docs/PROTOCOL.md). */
+export const CLOSE_UNAUTHORIZED = 4001;
+export const CLOSE_IDLE = 4000;
+export const CLOSE_SLOW_CONSUMER = 1013;
+/** The client must authenticate within this long after the socket opens. */
+export const AUTH_TIMEOUT_MS = 10_000;
+
+export interface UserSocketOptions {
+  /** Resolves a session token to its user, or null for a bad/expired token. */
+  authenticate: (token: string) => Promise<{ userId: number } | null>;
+  bus: UserEventBus;
+  /** Only `now()` is used (last-seen times); the server's clock. */
+  clock: { now(): number };
+  /** Default AUTH_TIMEOUT_MS. */
+  authTimeoutMs?: number;
+  /** Default IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+  /** How often idle sockets are swept; 0 disables. Default 1000. */
+  sweepMs?: number;
+  /** Default 4 MB. */
+  maxBufferedBytes?: number;
+}
+
+interface UserConn {
+  ws: WebSocket;
+  state: 'awaitingAuth' | 'authenticating' | 'authed' | 'closed';
+  lastSeen: number;
+  unsubscribe: (() => void) | null;
+  authTimer: ReturnType<typeof setTimeout> | null;
+}
+
+const OPEN = 1;
+
+/**
+ * The user socket GET /api/ws/user: private pushes (order, position, balance) for one user.
+ *
+ * Protocol: the first message must be `{action:'auth', token}` within `authTimeoutMs`; a bad or
+ * missing token, any other first message, or the timeout is answered with
+ * `{type:'error',msg:'Unauthorized',code:401}` and close 4001. On success the server sends
+ * `{type:'authed', userId}` and from then on every frame published on the bus for that user.
+ * Pings are answered with pongs before and after auth; silence longer than `idleTimeoutMs`
+ * closes with 4000. Like the market plugin, it expects @fastify/websocket registered at the root.
+ */
+export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (app: FastifyInstance, opts) => {
+  if (!app.hasDecorator('websocketServer')) await app.register(websocket);
+  const authTimeoutMs = opts.authTimeoutMs ?? AUTH_TIMEOUT_MS;
+  const idleTimeoutMs = opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  const maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
+  const conns = new Set<UserConn>();
+
+  const finish = (c: UserConn): void => {
+    if (c.state === 'closed') return;
+    c.state = 'closed';
+    conns.delete(c);
+    if (c.authTimer !== null) clearTimeout(c.authTimer);
+    c.unsubscribe?.();
+    c.unsubscribe = null;
+  };
+  const close = (c: UserConn, code: number, reason: string): void => {
+    finish(c);
+    if (c.ws.readyState === OPEN) c.ws.close(code, reason);
+  };
+  const send = (c: UserConn, frame: object): void => {
+    if (c.ws.readyState !== OPEN) return;
+    if (c.ws.bufferedAmount > maxBuffered) return close(c, CLOSE_SLOW_CONSUMER, 'Slow consumer');
+    c.ws.send(JSON.stringify(frame));
+  };
+  const unauthorized = (c: UserConn): void => {
+    send(c, { type: 'error', msg: 'Unauthorized', code: 401 });
+    close(c, CLOSE_UNAUTHORIZED, 'Unauthorized');
+  };
+
+  const onMessage = async (c: UserConn, data: RawData, isBinary: boolean): Promise<void> => {
+    c.lastSeen = opts.clock.now();
+    let json: unknown = undefined;
+    if (!isBinary) {
+      try {
+        json = JSON.parse(data.toString());
+      } catch {
+        json = undefined;
+      }
+    }
+    const parsed = clientMessageSchema.safeParse(json);
+    const msg = parsed.success ? parsed.data : null;
+    if (msg?.action === 'ping') return send(c, { type: 'pong', ts: msg.ts });
+    if (c.state === 'awaitingAuth') {
+      if (msg?.action !== 'auth') return unauthorized(c);
+      c.state = 'authenticating';
+      let who: { userId: number } | null;
+      try {
+        who = await opts.authenticate(msg.token);
+      } catch (err) {
+        app.log.error({ err }, 'user socket authenticate failed');
+        who = null;
+      }
+      // NOTE: the socket may have closed while the lookup was in flight.
+      if (c.state !== 'authenticating') return;
+      if (who === null) return unauthorized(c);
+      if (c.authTimer !== null) clearTimeout(c.authTimer);
+      c.authTimer = null;
+      c.state = 'authed';
+      c.unsubscribe = opts.bus.subscribe(who.userId, (frame: UserFrame) => send(c, frame));
+      return send(c, { type: 'authed', userId: who.userId });
+    }
+    if (c.state === 'authenticating') return; // messages before the auth answer are ignored
+    if (msg === null) return send(c, { type: 'error', msg: json === undefined ? 'Malformed JSON' : 'Unknown action', code: 400 });
+    if (msg.action === 'auth') return send(c, { type: 'error', msg: 'Already authenticated', code: 400 });
+    return send(c, { type: 'error', msg: 'Unsupported action on the user socket', code: 400 });
+  };
+
+  const sweepMs = opts.sweepMs ?? 1000;
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  if (sweepMs > 0) {
+    sweeper = setInterval(() => {
+      const now = opts.clock.now();
+      for (const c of [...conns]) if (now - c.lastSeen > idleTimeoutMs) close(c, CLOSE_IDLE, 'Idle timeout');
+    }, sweepMs);
+    sweeper.unref();
+  }
+  app.addHook('onClose', async () => {
+    if (sweeper !== null) clearInterval(sweeper);
+    for (const c of [...conns]) close(c, 1001, 'Server shutting down');
+  });
+
+  app.get('/api/ws/user', { websocket: true }, (socket) => {
+    const c: UserConn = { ws: socket, state: 'awaitingAuth', lastSeen: opts.clock.now(), unsubscribe: null, authTimer: null };
+    conns.add(c);
+    c.authTimer = setTimeout(() => {
+      c.authTimer = null;
+      if (c.state === 'awaitingAuth' || c.state === 'authenticating') unauthorized(c);
+    }, authTimeoutMs);
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      onMessage(c, data, isBinary).catch((err: unknown) => app.log.error({ err }, 'user socket message failed'));
+    });
+    socket.on('close', () => finish(c));
+    socket.on('error', () => finish(c));
+  });
+};
