@@ -65,7 +65,8 @@ export function createRedactor(): Redactor {
       }
       return scrub(v);
     }
-    if (typeof v === 'number' && cls) return secret(String(v), cls);
+    // NOTE: a numeric `code` is the envelope status, not a verification code (those are strings).
+    if (typeof v === 'number' && cls && cls !== 'code') return secret(String(v), cls);
     if (Array.isArray(v)) return v.map((x) => walk(x, cls));
     if (typeof v === 'object' && v !== null) {
       const out: Record<string, unknown> = {};
