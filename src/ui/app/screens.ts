@@ -1,0 +1,70 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** Loads a screen module and picks its named component export. */
+export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+
+/** Adapts a module with a named export to what `React.lazy` wants. */
+function named<M, K extends keyof M>(load: () => Promise<M>, key: K): ScreenLoader {
+  return () => load().then((m) => ({ default: m[key] as ComponentType }));
+}
+
+/**
+ * The screen registry: every screen the route table refers to, by name. `null` means the
+ * screen module has not been written yet, and the route renders the NotYetAvailable panel
+ * inside the real shell.
+ *
+ * To ship a screen: create src/ui/screens/<folder>/<Name>Screen.tsx exporting `<Name>Screen`,
+ * then replace its `null` here with `named(() => import('...'), '<Name>Screen')`. One line.
+ * (A missing module cannot be referenced at all: Vite resolves `import()` at build time.)
+ */
+export const SCREENS = {
+  login: named(() => import('../screens/login/LoginScreen.tsx'), 'LoginScreen'),
+  register: named(() => import('../screens/register/RegisterScreen.tsx'), 'RegisterScreen'),
+  resetPassword: named(() => import('../screens/reset-password/ResetPasswordScreen.tsx'), 'ResetPasswordScreen'),
+  home: null,
+  market: null,
+  convert: null,
+  copy: null,
+  helpCenter: null,
+  helpList: null,
+  helpDetail: null,
+  mFutures: null,
+  stdFuture: null,
+  myDashboard: null,
+  assetsOverview: null,
+  assetsFutures: null,
+  assetsSpot: null,
+  assetsFund: null,
+  orderFutures: null,
+  orderWalletHistory: null,
+  orderConvert: null,
+  rebate: null,
+  compensationOrders: null,
+  coupon: null,
+  settingsPreference: named(() => import('../screens/settings/PreferenceScreen.tsx'), 'PreferenceScreen'),
+  settingsSecurity: named(() => import('../screens/settings/SecurityScreen.tsx'), 'SecurityScreen'),
+  settingsPassword: named(() => import('../screens/settings/PasswordScreen.tsx'), 'PasswordScreen'),
+  settingsLoginHistory: named(() => import('../screens/settings/LoginHistoryScreen.tsx'), 'LoginHistoryScreen'),
+  settingsKyc: null,
+  walletDeposit: null,
+  walletWithdrawal: null,
+  notFound: named(() => import('../screens/not-found/NotFoundScreen.tsx'), 'NotFoundScreen'),
+} satisfies Record<string, ScreenLoader | null>;
+
+export type ScreenName = keyof typeof SCREENS;
+
+const cache = new Map<ScreenName, LazyExoticComponent<ComponentType>>();
+
+/**
+ * The lazily loaded component for a screen, or null when the registry has none yet. Cached so
+ * a route keeps one component identity across renders (no remount on re-render).
+ */
+export function lazyScreen(name: ScreenName, registry: Record<string, ScreenLoader | null> = SCREENS): LazyExoticComponent<ComponentType> | null {
+  const loader = registry[name];
+  if (!loader) return null;
+  const hit = cache.get(name);
+  if (hit && registry === SCREENS) return hit;
+  const comp = lazy(loader);
+  if (registry === SCREENS) cache.set(name, comp);
+  return comp;
+}

@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { tickersFrame, tickerFrame, type SymbolInfo, type Ticker } from '../../protocol/market.ts';
+import { RECONNECT_DELAY_MS } from '../../protocol/market.ts';
+import { useApi, useMarketFrames, useMarketTopics } from '../app/AppCoreProvider.tsx';
+
+/** How many recent last prices a sparkline keeps per symbol. */
+export const SPARK_POINTS = 40;
+
+/** The whole-market view the Home and Market screens render. */
+export interface MarketTickersView {
+  /** Instruments in listing order; `null` until GET /api/market/symbols answered. */
+  symbols: SymbolInfo[] | null;
+  /** Latest ticker per symbol. A NEW function after every coalesced update, so it is a memo key. */
+  lookup: (symbol: string) => Ticker | undefined;
+  /** Recent last prices per symbol (oldest first), for sparklines; same identity rule as `lookup`. */
+  history: (symbol: string) => readonly number[];
+  /** The last REST load failed; it is retried every {@link RECONNECT_DELAY_MS}. */
+  loadError: boolean;
+}
+
+/** Mutable per-hook store; React sees it through `version`. */
+interface TickerStore {
+  tickers: Map<string, Ticker>;
+  history: Map<string, number[]>;
+}
+
+/**
+ * Applies tickers to the store. A ticker older than the one held (by `ts`) is ignored, so the
+ * REST answer arriving after socket frames cannot move prices back. Returns whether anything
+ * changed. Exported for tests.
+ */
+export function applyTickers(store: TickerStore, items: readonly Ticker[], maxPoints = SPARK_POINTS): boolean {
+  let changed = false;
+  for (const t of items) {
+    const held = store.tickers.get(t.symbol);
+    if (held && held.ts > t.ts) continue;
+    store.tickers.set(t.symbol, t);
+    changed = true;
+    const h = store.history.get(t.symbol) ?? (Number.isFinite(t.open) && t.open !== t.last ? [t.open] : []);
+    // NOTE: a new array per change (never mutated in place), so memoised sparklines redraw.
+    if (h[h.length - 1] !== t.last) store.history.set(t.symbol, [...h, t.last].slice(-maxPoints));
+    else if (!store.history.has(t.symbol)) store.history.set(t.symbol, h);
+  }
+  return changed;
+}
+
+const EMPTY: readonly number[] = [];
+
+/** Fresh reader functions over the store; `_version` only documents why they are fresh. */
+function readers(store: TickerStore, _version: number) {
+  return {
+    lookup: (s: string): Ticker | undefined => store.tickers.get(s),
+    history: (s: string): readonly number[] => store.history.get(s) ?? EMPTY,
+  };
+}
+
+/**
+ * Live tickers of the whole market (issue "Live market data"): the instrument list and a first
+ * ticker snapshot from REST (/api/market/symbols + /api/market/tickers), then the `all@ticker`
+ * topic on the market socket (subscribed for the caller's lifetime; the socket machine
+ * resubscribes after a reconnect, whose first frame is a full snapshot).
+ *
+ * Frames are applied synchronously to a private store as they arrive, and React re-renders at
+ * most once per animation frame however many frames came in (the coalescing belongs to the UI
+ * edge, DESIGN §5).
+ */
+export function useMarketTickers(): MarketTickersView {
+  const api = useApi();
+  const frames$ = useMarketFrames();
+  useMarketTopics(ALL_TICKER_TOPICS);
+
+  const store = useRef<TickerStore>({ tickers: new Map(), history: new Map() });
+  const [symbols, setSymbols] = useState<SymbolInfo[] | null>(null);
+  const [loadError, setLoadError] = useState(false);
+  const [version, setVersion] = useState(0);
+  const scheduled = useRef<number | null>(null);
+
+  const schedule = useCallback(() => {
+    if (scheduled.current !== null) return;
+    scheduled.current = requestAnimationFrame(() => {
+      scheduled.current = null;
+      setVersion((v) => v + 1);
+    });
+  }, []);
+
+  useEffect(
+    () => () => {
+      if (scheduled.current !== null) cancelAnimationFrame(scheduled.current);
+      scheduled.current = null;
+    },
+    [],
+  );
+
+  // REST: instruments + first snapshot, retried while it fails.
+  useEffect(() => {
+    const ctrl = new AbortController();
+    let retry: number | undefined;
+    const load = async () => {
+      try {
+        const [syms, tickers] = await Promise.all([
+          api.get<SymbolInfo[]>('/market/symbols', undefined, ctrl.signal),
+          api.get<Ticker[]>('/market/tickers', undefined, ctrl.signal),
+        ]);
+        if (ctrl.signal.aborted) return;
+        applyTickers(store.current, tickers);
+        setSymbols(syms);
+        setLoadError(false);
+        schedule();
+      } catch {
+        if (ctrl.signal.aborted) return;
+        setLoadError(true);
+        retry = window.setTimeout(() => void load(), RECONNECT_DELAY_MS);
+      }
+    };
+    void load();
+    return () => {
+      ctrl.abort();
+      window.clearTimeout(retry);
+    };
+  }, [api, schedule]);
+
+  // Socket: all@ticker snapshots (and single-symbol tickers, if any arrive on this socket).
+  useEffect(() => {
+    const sub = frames$.subscribe((frame) => {
+      let items: Ticker[] | null = null;
+      if (frame.type === 'tickers') {
+        const parsed = tickersFrame.safeParse(frame);
+        if (parsed.success) items = parsed.data.items;
+      } else if (frame.type === 'ticker') {
+        const parsed = tickerFrame.safeParse(frame);
+        if (parsed.success) {
+          const { type: _type, ...t } = parsed.data;
+          items = [t];
+        }
+      }
+      if (items && applyTickers(store.current, items)) schedule();
+    });
+    return () => sub.unsubscribe();
+  }, [frames$, schedule]);
+
+  // NOTE: `version` changes once per coalesced update and is what gives consumers new identities.
+  const view = useMemo(() => readers(store.current, version), [version]);
+  return { symbols, lookup: view.lookup, history: view.history, loadError };
+}
+
+const ALL_TICKER_TOPICS: readonly string[] = ['all@ticker'];
