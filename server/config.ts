@@ -21,6 +21,8 @@ export interface ServerConfig {
   /** Serve the built front end from `distDir` with the history-mode fallback (SERVE_STATIC=0 turns it off for `npm run dev`). */
   serveStatic: boolean;
   distDir: string;
+  /** MAIL_CODE_ECHO=1: also print every mailed code on stdout, whatever LOG_LEVEL is (e2e runs at warn). */
+  mailCodeEcho: boolean;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -43,5 +45,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     exposeOutbox: flag(env.EXPOSE_OUTBOX, env.NODE_ENV !== 'production'),
     serveStatic: flag(env.SERVE_STATIC, true),
     distDir: resolve(env.DIST_DIR ?? './dist'),
+    mailCodeEcho: flag(env.MAIL_CODE_ECHO, false),
   };
 }

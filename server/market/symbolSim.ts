@@ -1,11 +1,10 @@
-import { KLINE_INTERVALS, type Candle, type DepthSnapshot, type KlineInterval, type Level, type MarketFrame, type Ticker, type Trade } from '../../src/protocol/market.ts';
-import { addTradeToBar, aggregateBars, bucketStart, lowerBound, nextBucketStart, type Bar } from './candles.ts';
+import type { Candle, DepthSnapshot, KlineInterval, Level, MarketFrame, Ticker, Trade } from '../../src/protocol/market.ts';
+import { buildTicker, CandleSeries, makeUnits, type Units } from './candleSeries.ts';
 import { generateHistory } from './history.ts';
 import type { InstrumentSeed } from './instruments.ts';
 import { createPrng, hash32, type Prng } from './prng.ts';
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
+const DAY = 24 * 60 * 60_000;
 const YEAR = 365 * DAY;
 /** Price levels kept on each side of the book. */
 export const BOOK_LEVELS = 60;
@@ -46,11 +45,8 @@ export class SymbolSim {
   private tradeId = 0;
   private readonly trades: Trade[] = [];
   private lastPrice: number;
-  /** Closed bars: history layers then live 1m bars. */
-  private readonly bars: Bar[];
-  private live1m: Bar | null = null;
-  private readonly current = new Map<KlineInterval, Bar | null>();
-  private klineDirty = false;
+  private readonly units: Units;
+  private readonly candles: CandleSeries;
   private lastStepTime: number;
 
   constructor(seed: InstrumentSeed, marketSeed: number, start: number, readonly stepMs: number) {
@@ -68,20 +64,18 @@ export class SymbolSim {
     this.lastPrice = startTicks;
     this.seq = 1_000 + this.prng.int(1_000_000);
     this.lastStepTime = start;
-    this.bars = generateHistory({ end: start, endPriceTicks: startTicks, annualVol: seed.annualVol, typicalSteps: this.typicalSteps, prng: createPrng(hash32(`${marketSeed}:${this.symbol}:history`)) });
-    for (const iv of KLINE_INTERVALS) {
-      const agg = aggregateBars(this.bars, { interval: iv, from: bucketStart(iv, start), limit: 1 })[0];
-      this.current.set(iv, agg !== undefined && agg.t === bucketStart(iv, start) ? agg : null);
-    }
+    this.units = makeUnits(this.tick, this.step, seed.info.pricePrecision, seed.info.qtyPrecision);
+    const history = generateHistory({ end: start, endPriceTicks: startTicks, annualVol: seed.annualVol, typicalSteps: this.typicalSteps, prng: createPrng(hash32(`${marketSeed}:${this.symbol}:history`)) });
+    this.candles = new CandleSeries(history, start, this.units, this.symbol);
     this.reshapeBook(new Map(), new Map());
   }
 
   private px(ticks: number): number {
-    return Number((ticks * this.tick).toFixed(this.seed.info.pricePrecision));
+    return this.units.px(ticks);
   }
 
   private qty(steps: number): number {
-    return Number((steps * this.step).toFixed(this.seed.info.qtyPrecision));
+    return this.units.qty(steps);
   }
 
   private levelQty(depth: number): number {
@@ -137,45 +131,20 @@ export class SymbolSim {
     return k;
   }
 
-  /** Rolls candles whose bucket ended by `time`, emitting their closed frames. */
-  private rollCandles(time: number, emit: Emit | null): void {
-    if (this.live1m !== null && time >= this.live1m.t + MINUTE) {
-      this.bars.push(this.live1m);
-      this.live1m = null;
-    }
-    for (const iv of KLINE_INTERVALS) {
-      const cur = this.current.get(iv);
-      if (cur === undefined || cur === null) continue;
-      if (time >= nextBucketStart(iv, cur.t)) {
-        if (emit !== null) emit({ type: 'kline', symbol: this.symbol, interval: iv, candle: this.candle(cur), closed: true });
-        this.current.set(iv, null);
-      }
-    }
-  }
-
-  private candle(b: Bar): Candle {
-    return { t: b.t, o: this.px(b.o), h: this.px(b.h), l: this.px(b.l), c: this.px(b.c), v: this.qty(b.v) };
-  }
-
   private recordTrade(time: number, side: 'buy' | 'sell', priceTicks: number, qtySteps: number, emit: Emit | null): void {
     this.tradeId++;
     const trade: Trade = { id: this.tradeId, price: this.px(priceTicks), qty: this.qty(qtySteps), side, ts: time };
     this.trades.push(trade);
     if (this.trades.length > TRADE_RING * 2) this.trades.splice(0, this.trades.length - TRADE_RING);
     this.lastPrice = priceTicks;
-    this.live1m = addTradeToBar(this.live1m, bucketStart('1m', time), MINUTE, priceTicks, qtySteps);
-    for (const iv of KLINE_INTERVALS) {
-      const cur = this.current.get(iv) ?? null;
-      this.current.set(iv, addTradeToBar(cur, bucketStart(iv, time), 0, priceTicks, qtySteps));
-    }
-    this.klineDirty = true;
+    this.candles.addTrade(time, priceTicks, qtySteps);
     if (emit !== null) emit({ type: 'trade', symbol: this.symbol, ...trade });
   }
 
   /** One simulation step at `time` (a point of the symbol's step grid). */
   stepAt(time: number, emit: Emit | null): void {
     this.lastStepTime = time;
-    this.rollCandles(time, emit);
+    this.candles.roll(time, emit);
     if (this.prng.next() < 0.002) this.regime = REGIMES[this.prng.int(REGIMES.length)] ?? 1;
     // GARCH(1,1)-like variance with unit long-run mean: busy periods cluster.
     this.garchVar = 0.05 + 0.1 * this.lastZ * this.lastZ + 0.85 * this.garchVar;
@@ -230,12 +199,7 @@ export class SymbolSim {
 
   /** Emits the open candles of every interval if trades changed them since the last call. */
   emitKlines(emit: Emit): void {
-    if (!this.klineDirty) return;
-    this.klineDirty = false;
-    for (const iv of KLINE_INTERVALS) {
-      const cur = this.current.get(iv);
-      if (cur !== undefined && cur !== null) emit({ type: 'kline', symbol: this.symbol, interval: iv, candle: this.candle(cur), closed: false });
-    }
+    this.candles.emitOpen(emit);
   }
 
   snapshot(limit: number): DepthSnapshot {
@@ -249,8 +213,7 @@ export class SymbolSim {
   }
 
   klines(interval: KlineInterval, from: number | undefined, to: number | undefined, limit: number): Candle[] {
-    const source = this.live1m === null ? this.bars : this.bars.concat(this.live1m);
-    return aggregateBars(source, { interval, from, to, limit }).map((b) => this.candle(b));
+    return this.candles.klines(interval, from, to, limit);
   }
 
   markPrice(): number {
@@ -259,40 +222,6 @@ export class SymbolSim {
 
   /** 24 h rolling ticker from the 1m bars (bucket granularity) and the live bar. */
   ticker(time: number): Ticker {
-    const since = bucketStart('1m', time - DAY);
-    let i = lowerBound(this.bars, since);
-    let open = -1;
-    let high = -Infinity;
-    let low = Infinity;
-    let vol = 0;
-    let quote = 0;
-    const add = (b: Bar): void => {
-      if (open < 0) open = b.o;
-      if (b.h > high) high = b.h;
-      if (b.l < low) low = b.l;
-      vol += b.v;
-      quote += b.v * ((b.o + b.c) / 2);
-    };
-    for (; i < this.bars.length; i++) {
-      const b = this.bars[i];
-      if (b !== undefined) add(b);
-    }
-    if (this.live1m !== null) add(this.live1m);
-    if (open < 0) open = high = low = this.lastPrice;
-    const last = this.lastPrice;
-    const change = last - open;
-    return {
-      symbol: this.symbol,
-      last: this.px(last),
-      open: this.px(open),
-      high: this.px(Math.max(high, last)),
-      low: this.px(Math.min(low, last)),
-      volume: this.qty(vol),
-      quoteVolume: Number((quote * this.tick * this.step).toFixed(2)),
-      change: this.px(change),
-      changePct: Number(((change / open) * 100).toFixed(2)),
-      mark: this.markPrice(),
-      ts: time,
-    };
+    return buildTicker(this.symbol, this.units, this.candles.window24h(time), this.lastPrice, this.markPrice(), time);
   }
 }

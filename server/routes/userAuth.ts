@@ -72,6 +72,7 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     const subject = SUBJECTS[body.type];
     await issueCode(db, { email: body.email, purpose: body.type, code, now, subject, body: `${subject}: ${code}. It expires in 10 minutes.` });
     req.log.info(`mail to ${body.email}: code ${code}`);
+    if (app.deps.config.mailCodeEcho) console.log(`mail to ${body.email}: code ${code}`);
     return ok(null, USER_MSG.codeSent);
   });
 
