@@ -1,0 +1,21 @@
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useSession } from '../../app/AppCoreProvider.tsx';
+import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
+import { joinRows, selectHot } from '../market/marketList.ts';
+import { HomeView } from './HomeView.tsx';
+
+/** How many hot pairs Home lists. */
+const HOT_ROWS = 6;
+
+/** / (SPEC §1, §2): connects {@link HomeView} to the session and the live hot tickers. */
+export function HomeScreen() {
+  const session = useSession();
+  const market = useMarketTickers();
+  const navigate = useNavigate();
+  const hot = useMemo(
+    () => selectHot(joinRows((market.symbols ?? []).filter((s) => s.kinds.includes('perp')), market.lookup), HOT_ROWS),
+    [market.symbols, market.lookup],
+  );
+  return <HomeView loggedIn={session.loggedIn} hot={hot} history={market.history} onOpen={(path) => void navigate(path)} />;
+}

@@ -1,0 +1,34 @@
+import { useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAppCore, useMarketSocket, useSession } from '../../app/AppCoreProvider.tsx';
+import { useMarketFavorites } from '../../hooks/useMarketFavorites.ts';
+import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
+import { MarketView } from './MarketView.tsx';
+
+/**
+ * /market (SPEC §2): connects {@link MarketView} to the app core: live tickers, the market
+ * socket status, the user's favourites (per uid, through the Storage port) and navigation.
+ */
+export function MarketScreen() {
+  const core = useAppCore();
+  const session = useSession();
+  const socket = useMarketSocket();
+  const market = useMarketTickers();
+  const favorites = useMarketFavorites(core.ports.storage, session.loggedIn ? (session.userInfo?.id ?? null) : null);
+  const navigate = useNavigate();
+  const everConnected = useRef(false);
+  if (socket.connected) everConnected.current = true;
+  return (
+    <MarketView
+      symbols={market.symbols}
+      lookup={market.lookup}
+      history={market.history}
+      connected={socket.connected}
+      everConnected={everConnected.current || socket.status === 'reconnecting'}
+      loadError={market.loadError}
+      favorites={favorites.set}
+      onToggleFavorite={favorites.toggle}
+      onOpen={(path) => void navigate(path)}
+    />
+  );
+}
