@@ -1,12 +1,18 @@
 import { createActor, SimulatedClock } from 'xstate';
+import { VirtualClock } from '../../../src/core/virtualClock.ts';
 import type { InboundFrame, SocketKind } from '../../../src/machines/socketMachine.ts';
 import { provideSocket } from '../../../src/machines/socketMachine.ts';
 import { createScriptedSocketFactory } from '../../../src/ports/fakes.ts';
 
 /** A socket actor on a SimulatedClock with a scripted factory; shared by unit, model and property tests. */
-export function socketHarness(kind: SocketKind = 'market', token: string | null = null, startAt = 1_700_000_000_000) {
-  const clock = new SimulatedClock();
-  clock.set(startAt);
+export function socketHarness(
+  kind: SocketKind = 'market',
+  token: string | null = null,
+  startAt = 1_700_000_000_000,
+  clockKind: 'simulated' | 'virtual' = 'simulated',
+) {
+  const clock = clockKind === 'virtual' ? new VirtualClock(startAt) : new SimulatedClock();
+  if (clock instanceof SimulatedClock) clock.set(startAt);
   const factory = createScriptedSocketFactory();
   const frames: InboundFrame[] = [];
   const errors: string[] = [];
