@@ -125,7 +125,7 @@ export function bias(candles: readonly Candle[], periods: readonly number[] = [6
 /**
  * CCI(n), default 14 (TA-Lib's default): TP = (H + L + C) / 3,
  * CCI = (TP − MA(TP, n)) / (0.015 · MD), MD = mean |TP − MA(TP, n)| over the same window.
- * A zero mean deviation (flat window) gives 0. First value at index n − 1.
+ * A zero (below 1e-12 of the price) mean deviation, i.e. a flat window, gives 0. First value at index n − 1.
  */
 export function cci(candles: readonly Candle[], n = 14): Series {
   const tp = candles.map((x) => (x.h + x.l + x.c) / 3);
@@ -135,7 +135,10 @@ export function cci(candles: readonly Candle[], n = 14): Series {
     for (const v of w) dev += Math.abs(v - m);
     dev /= w.length;
     const last = w[w.length - 1] as number;
-    return safeRatio(last - m, 0.015 * dev);
+    // NOTE: a flat window's computed mean can be an ulp off its values, which would turn
+    // rounding noise into CCI = ±66.7; a deviation below 1e-12 of the price level is zero.
+    if (dev <= Math.abs(m) * 1e-12) return 0;
+    return (last - m) / (0.015 * dev);
   });
 }
 

@@ -69,6 +69,8 @@ describe('CCI', () => {
   });
   it('is 0 on a flat window', () => {
     expectSeries(cci(fromCloses([3, 3, 3]), 3), [null, null, 0]);
+    // (0.1 + 0.1 + 0.1)/3 = 0.10000000000000002 ≠ 0.1: a naive (TP − MA)/(0.015·MD) gives −66.7
+    expectSeries(cci(fromCloses([0.1, 0.1, 0.1]), 3), [null, null, 0]);
   });
 });
 
