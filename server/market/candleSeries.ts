@@ -33,6 +33,10 @@ export class CandleSeries {
   private readonly bars: Bar[];
   private live1m: Bar | null = null;
   private readonly current = new Map<KlineInterval, Bar | null>();
+  /** Open time of the bucket after each current one (cached: 1w/1M need calendar maths). */
+  private readonly currentEnd = new Map<KlineInterval, number>();
+  /** Earliest time at which `roll` has anything to close. */
+  private nextRoll = Number.POSITIVE_INFINITY;
   private dirty = false;
 
   /** `history`: closed bars, oldest first, ending at or before `start`. */
@@ -41,8 +45,16 @@ export class CandleSeries {
     for (const iv of KLINE_INTERVALS) {
       const k = bucketStart(iv, start);
       const agg = aggregateBars(this.bars, { interval: iv, from: k, limit: 1 })[0];
-      this.current.set(iv, agg !== undefined && agg.t === k ? agg : null);
+      this.setCurrent(iv, agg !== undefined && agg.t === k ? agg : null);
     }
+  }
+
+  private setCurrent(iv: KlineInterval, bar: Bar | null): void {
+    this.current.set(iv, bar);
+    if (bar === null) return;
+    const end = nextBucketStart(iv, bar.t);
+    this.currentEnd.set(iv, end);
+    if (end < this.nextRoll) this.nextRoll = end;
   }
 
   candle(b: Bar): Candle {
@@ -52,17 +64,20 @@ export class CandleSeries {
 
   /** Closes every bucket that ended by `time`; `emit` receives the closed kline frames. */
   roll(time: number, emit: ((frame: { type: 'kline'; symbol: string; interval: KlineInterval; candle: Candle; closed: boolean }) => void) | null): void {
+    if (time < this.nextRoll) return;
     if (this.live1m !== null && time >= this.live1m.t + MINUTE) {
       this.bars.push(this.live1m);
       this.live1m = null;
     }
+    this.nextRoll = Number.POSITIVE_INFINITY;
     for (const iv of KLINE_INTERVALS) {
       const cur = this.current.get(iv);
       if (cur === undefined || cur === null) continue;
-      if (time >= nextBucketStart(iv, cur.t)) {
+      const end = this.currentEnd.get(iv) ?? 0;
+      if (time >= end) {
         emit?.({ type: 'kline', symbol: this.symbol, interval: iv, candle: this.candle(cur), closed: true });
         this.current.set(iv, null);
-      }
+      } else if (end < this.nextRoll) this.nextRoll = end;
     }
   }
 
@@ -71,7 +86,9 @@ export class CandleSeries {
     this.roll(time, null);
     this.live1m = addTradeToBar(this.live1m, bucketStart('1m', time), MINUTE, priceTicks, qtySteps);
     for (const iv of KLINE_INTERVALS) {
-      this.current.set(iv, addTradeToBar(this.current.get(iv) ?? null, bucketStart(iv, time), 0, priceTicks, qtySteps));
+      const cur = this.current.get(iv) ?? null;
+      if (cur !== null) addTradeToBar(cur, cur.t, 0, priceTicks, qtySteps);
+      else this.setCurrent(iv, addTradeToBar(null, bucketStart(iv, time), 0, priceTicks, qtySteps));
     }
     this.dirty = true;
   }

@@ -161,7 +161,7 @@ export class SymbolSim {
     this.reshapeBook(bidChanges, askChanges);
     const up = this.bestAsk > oldAsk;
     const down = this.bestBid < oldBid;
-    const n = this.poisson(this.seed.info.hot ? 0.8 : 1.2) + (up || down ? 1 : 0);
+    const n = this.poisson(this.seed.info.hot ? 0.5 : 0.8) + (up || down ? 1 : 0);
     for (let i = 0; i < n; i++) {
       const buy = up ? this.prng.next() < 0.75 : down ? this.prng.next() < 0.25 : this.prng.next() < 0.5;
       const price = buy ? this.bestAsk : this.bestBid;

@@ -23,6 +23,12 @@ const HOUR_MS = 3_600_000;
 /** Re-exported so the lock constants of both screens stay next to the routes that apply them. */
 export const WITHDRAW_LOCK_MS = { reset: RESET_WITHDRAW_LOCK_HOURS * HOUR_MS, modify: MODIFY_WITHDRAW_LOCK_HOURS * HOUR_MS } as const;
 
+/** A unique-constraint failure in SQLite (better-sqlite3) or PostgreSQL (SQLSTATE 23505). */
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
 const SUBJECTS = {
   register: 'Your registration code',
   login: 'Your login code',
@@ -88,7 +94,13 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
       invitedBy = inviter.id;
     }
     if (!(await consumeCode(db, body.email, 'register', body.code, now))) reject(Code.badRequest, USER_MSG.codeInvalid);
-    await createAccount(db, { email: body.email, passwordHash: await hashPassword(body.password), invitedBy, now });
+    try {
+      await createAccount(db, { email: body.email, passwordHash: await hashPassword(body.password), invitedBy, now });
+    } catch (err) {
+      // Two concurrent registrations of one email: the unique index decides, the loser gets the normal answer.
+      if (isUniqueViolation(err)) reject(Code.conflict, USER_MSG.emailTaken);
+      throw err;
+    }
     return ok(null, USER_MSG.registered);
   });
 

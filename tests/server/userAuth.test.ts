@@ -218,3 +218,22 @@ describe('/api/user: sendMailCode, register, authType, login, logout, info', () 
     });
   });
 });
+
+describe('/api/user/register under concurrency', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startServer();
+  });
+  afterAll(async () => h.close());
+
+  it('two simultaneous registrations of one email: exactly one succeeds, the other gets 409 or a used-code 400', async () => {
+    const code = await sendCode(h, 'race@example.com', 'register');
+    const body = { email: 'race@example.com', password: 'secret12', confirmPassword: 'secret12', code, agree: true };
+    const results = await Promise.all([call(h, '/user/register', { body }), call(h, '/user/register', { body })]);
+    const codes = results.map((r) => r.code).sort();
+    expect(codes[0]).toBe(200);
+    expect([400, 409]).toContain(codes[1]);
+    const users = await h.db.selectFrom('users').select('id').where('email', '=', 'race@example.com').execute();
+    expect(users).toHaveLength(1);
+  });
+});
