@@ -130,6 +130,14 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('balances').ifExists().execute();
       },
     },
+    '0003_totp_replay_guard': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('users').addColumn('google_last_step', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('users').dropColumn('google_last_step').execute();
+      },
+    },
   };
 }
 

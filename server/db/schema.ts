@@ -24,6 +24,8 @@ export interface UsersTable {
   /** Secret handed out by get-google-code, waiting for bind-google-authen. */
   google_pending_secret: string | null;
   withdraw_lock_until: number;
+  /** The last TOTP step accepted for a login or bind; a code of that step or earlier is a replay. */
+  google_last_step: number;
   role: 'user' | 'system';
   created_at: number;
 }

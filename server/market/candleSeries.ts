@@ -22,6 +22,15 @@ export interface DayWindow {
   quote: number;
 }
 
+function foldBar(w: DayWindow | null, b: Bar): DayWindow {
+  const out = w ?? { open: b.o, high: b.h, low: b.l, volume: 0, quote: 0 };
+  if (b.h > out.high) out.high = b.h;
+  if (b.l < out.low) out.low = b.l;
+  out.volume += b.v;
+  out.quote += b.v * ((b.o + b.c) / 2);
+  return out;
+}
+
 /**
  * Candles of one symbol built from its trades, on top of optional history bars.
  *
@@ -38,6 +47,7 @@ export class CandleSeries {
   /** Earliest time at which `roll` has anything to close. */
   private nextRoll = Number.POSITIVE_INFINITY;
   private dirty = false;
+  private closedWindow: { since: number; count: number; window: DayWindow | null } | null = null;
 
   /** `history`: closed bars, oldest first, ending at or before `start`. */
   constructor(history: Bar[], start: number, private readonly units: Units, private readonly symbol: string) {
@@ -111,20 +121,18 @@ export class CandleSeries {
   /** The trailing 24 h window ending at `time`, or null when there is no bar in it. */
   window24h(time: number): DayWindow | null {
     const since = bucketStart('1m', time - DAY);
-    let w: DayWindow | null = null;
-    const add = (b: Bar): void => {
-      if (w === null) w = { open: b.o, high: b.h, low: b.l, volume: 0, quote: 0 };
-      if (b.h > w.high) w.high = b.h;
-      if (b.l < w.low) w.low = b.l;
-      w.volume += b.v;
-      w.quote += b.v * ((b.o + b.c) / 2);
-    };
-    for (let i = lowerBound(this.bars, since); i < this.bars.length; i++) {
-      const b = this.bars[i];
-      if (b !== undefined) add(b);
+    // The closed-bar part only changes when a minute passes or a bar closes: cache it.
+    if (this.closedWindow === null || this.closedWindow.since !== since || this.closedWindow.count !== this.bars.length) {
+      let w: DayWindow | null = null;
+      for (let i = lowerBound(this.bars, since); i < this.bars.length; i++) {
+        const b = this.bars[i];
+        if (b !== undefined) w = foldBar(w, b);
+      }
+      this.closedWindow = { since, count: this.bars.length, window: w };
     }
-    if (this.live1m !== null) add(this.live1m);
-    return w;
+    const closed = this.closedWindow.window;
+    const copy = closed === null ? null : { ...closed };
+    return this.live1m === null ? copy : foldBar(copy, this.live1m);
   }
 }
 
@@ -149,10 +157,13 @@ export function buildTicker(symbol: string, units: Units, w: DayWindow | null, l
 
 /** Units for a tick size and quantity step with their display precisions. */
 export function makeUnits(tickSize: number, qtyStep: number, pricePrecision: number, qtyPrecision: number): Units {
+  // NOTE: round(x * 10^p) / 10^p gives the same double as Number(x.toFixed(p)) for these magnitudes, several times faster.
+  const pf = 10 ** pricePrecision;
+  const qf = 10 ** qtyPrecision;
   return {
     tickSize,
     qtyStep,
-    px: (ticks) => Number((ticks * tickSize).toFixed(pricePrecision)),
-    qty: (steps) => Number((steps * qtyStep).toFixed(qtyPrecision)),
+    px: (ticks) => Math.round(ticks * tickSize * pf) / pf,
+    qty: (steps) => Math.round(steps * qtyStep * qf) / qf,
   };
 }

@@ -9,7 +9,7 @@ import type { AuthTypeResult, LoginResult } from '../../src/protocol/user.ts';
 import { recordLogin } from '../db/repos/loginHistory.ts';
 import { consumeCode, issueCode, lastIssuedAt, MAIL_CODE_RESEND_MS } from '../db/repos/mailCodes.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../db/repos/sessions.ts';
-import { findUserByEmail, findUserByInviteCode, updateUser } from '../db/repos/users.ts';
+import { claimTotpStep, findUserByEmail, findUserByInviteCode, updateUser } from '../db/repos/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
@@ -17,7 +17,7 @@ import { createAccount } from '../services/accounts.ts';
 import { maskEmail, summariseUserAgent } from '../services/format.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../services/passwords.ts';
 import { hashToken, newToken } from '../services/tokens.ts';
-import { verifyTotp } from '../services/totp.ts';
+import { matchTotpStep } from '../services/totp.ts';
 
 const HOUR_MS = 3_600_000;
 /** Re-exported so the lock constants of both screens stay next to the routes that apply them. */
@@ -118,9 +118,13 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     const user = await checkCredentials(req, body.email, body.password);
     const { db, clock, limits } = app.deps;
     const now = clock.now();
-    const codeOk = user.google_secret
-      ? verifyTotp(user.google_secret, body.code, now)
-      : await consumeCode(db, body.email, 'login', body.code, now);
+    let codeOk: boolean;
+    if (user.google_secret) {
+      const step = matchTotpStep(user.google_secret, body.code, now);
+      codeOk = step !== undefined && (await claimTotpStep(db, user.id, step));
+    } else {
+      codeOk = await consumeCode(db, body.email, 'login', body.code, now);
+    }
     if (!codeOk) {
       limits.loginFailuresPerAccount.record(body.email, now);
       reject(Code.badRequest, USER_MSG.codeInvalid);

@@ -5,7 +5,7 @@ import type { CheckGoogleCodeResult, GoogleCodeResult } from '../../src/protocol
 import { updateUser } from '../db/repos/users.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
-import { newTotpSecret, totpUri, verifyTotp } from '../services/totp.ts';
+import { matchTotpStep, newTotpSecret, totpUri, verifyTotp } from '../services/totp.ts';
 
 /**
  * Google authenticator: get-google-code hands out a pending secret (the same one until bound),
@@ -38,8 +38,10 @@ export const userGoogleRoutes: FastifyPluginAsync = async (app) => {
     const { code } = parseInput(bindGoogleBody, req.body);
     if (user.google_secret) reject(Code.badRequest, USER_MSG.googleAlreadyBound);
     const secret = user.google_pending_secret;
-    if (!secret || !verifyTotp(secret, code, app.deps.clock.now())) reject(Code.badRequest, USER_MSG.googleCodeInvalid);
-    await updateUser(app.deps.db, user.id, { google_secret: secret, google_pending_secret: null });
+    const step = secret ? matchTotpStep(secret, code, app.deps.clock.now()) : undefined;
+    if (!secret || step === undefined) reject(Code.badRequest, USER_MSG.googleCodeInvalid);
+    // The binding code's step counts as used: it cannot be replayed for a login.
+    await updateUser(app.deps.db, user.id, { google_secret: secret, google_pending_secret: null, google_last_step: step });
     return ok(null, USER_MSG.googleBound);
   });
 };

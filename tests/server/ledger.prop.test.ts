@@ -79,7 +79,7 @@ describe('ledger repository (SQLite)', () => {
     for (const id of USERS) {
       await db.insertInto('users').values({
         id, email: `u${id}@example.com`, password_hash: '!', nickname: 'n', invite_code: `INV${id}`, invited_by: null, avatar: null,
-        kyc_status: 'unverified', google_secret: null, google_pending_secret: null, withdraw_lock_until: 0, role: 'user', created_at: 0,
+        kyc_status: 'unverified', google_secret: null, google_pending_secret: null, withdraw_lock_until: 0, google_last_step: 0, role: 'user', created_at: 0,
       }).execute();
     }
   });

@@ -196,6 +196,9 @@ describe('/api/user: passwords, profile, login history, Google authenticator', (
       const twice = await call(h, '/user/bind-google-authen', { token, body: { code: now() } });
       expect([twice.code, twice.msg]).toEqual([400, USER_MSG.googleAlreadyBound]);
       expect((await call<UserInfo>(h, '/user/info', { token })).data.googleBound).toBe(true);
+      // The binding code's step is spent: the same code cannot log in (replay guard).
+      const replayBind = await call(h, '/user/login', { form: { email: 'totp@example.com', password: 'secret12', code: now() } });
+      expect([replayBind.code, replayBind.msg]).toEqual([400, USER_MSG.codeInvalid]);
 
       const at = await call(h, '/user/authType', { body: { email: 'totp@example.com', password: 'secret12' } });
       expect(at.data).toEqual({ authType: 'google' });
@@ -206,6 +209,11 @@ describe('/api/user: passwords, profile, login history, Google authenticator', (
       if (mailCode !== now()) expect([withMail.code, withMail.msg]).toEqual([400, USER_MSG.codeInvalid]);
       const r = await call<{ token: string }>(h, '/user/login', { form: { email: 'totp@example.com', password: 'secret12', code: now() } });
       expect([r.code, r.msg]).toEqual([200, USER_MSG.loggedIn]);
+      const replay = await call(h, '/user/login', { form: { email: 'totp@example.com', password: 'secret12', code: now() } });
+      expect([replay.code, replay.msg]).toEqual([400, USER_MSG.codeInvalid]);
+      h.clock.advance(30_000);
+      const next = await call(h, '/user/login', { form: { email: 'totp@example.com', password: 'secret12', code: now() } });
+      expect(next.code).toBe(200);
     });
 
     it('all Google calls need a token', async () => {

@@ -57,6 +57,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserRo
     google_secret: null,
     google_pending_secret: null,
     withdraw_lock_until: 0,
+    google_last_step: 0,
     role: 'user',
     created_at: input.now,
   };
@@ -66,4 +67,13 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserRo
 
 export async function updateUser(db: Db, id: number, patch: UserUpdate): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+/**
+ * Accepts a TOTP step for a user at most once: atomically raises `google_last_step` to `step`
+ * only if it is below it. False means the code (or an earlier one) was already used: a replay.
+ */
+export async function claimTotpStep(db: Db, id: number, step: number): Promise<boolean> {
+  const r = await db.updateTable('users').set({ google_last_step: step }).where('id', '=', id).where('google_last_step', '<', step).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
