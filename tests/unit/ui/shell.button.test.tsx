@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Button } from '../../../src/ui/components/Button.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe('Button (450 ms click debounce, pending state)', () => {
+  it('drops clicks within 450 ms of the accepted one, accepts after', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const onClick = vi.fn();
+    render(<Button onClick={onClick}>Go</Button>);
+    const b = screen.getByRole('button', { name: 'Go' });
+    fireEvent.click(b);
+    fireEvent.click(b);
+    vi.advanceTimersByTime(449);
+    fireEvent.click(b);
+    expect(onClick).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    fireEvent.click(b);
+    expect(onClick).toHaveBeenCalledTimes(2);
+  });
+
+  it('is disabled and busy while the returned promise is pending, and ignores clicks', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    let resolve: () => void = () => {};
+    const onClick = vi.fn(() => new Promise<void>((r) => (resolve = r)));
+    render(<Button onClick={onClick}>Save</Button>);
+    const b = screen.getByRole('button', { name: /Save/ });
+    fireEvent.click(b);
+    expect(b.getAttribute('aria-busy')).toBe('true');
+    expect((b as HTMLButtonElement).disabled).toBe(true);
+    vi.advanceTimersByTime(1000);
+    fireEvent.click(b);
+    expect(onClick).toHaveBeenCalledTimes(1);
+    await act(async () => resolve());
+    expect(b.getAttribute('aria-busy')).toBeNull();
+    expect((b as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('external pending prop disables it', () => {
+    render(
+      <Button pending onClick={() => {}}>
+        Wait
+      </Button>,
+    );
+    expect((screen.getByRole('button', { name: /Wait/ }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
