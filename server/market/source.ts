@@ -44,7 +44,7 @@ export interface MarketConfig {
   seed: number;
   /** Playback speed of the recorded feed (1 = real time). */
   speed: number;
-  /** JSONL fixture the player streams (MARKET_FIXTURE); default fixtures/market-data/btcusdt.jsonl. */
+  /** JSONL fixture the player streams (MARKET_FIXTURE); default fixtures/market-data/binance-usdm.jsonl (real Binance USD-M recording). */
   fixturePath: string;
 }
 
@@ -56,7 +56,7 @@ export function loadMarketConfig(env: NodeJS.ProcessEnv = process.env): MarketCo
   if (!Number.isInteger(seed)) throw new Error(`Invalid MARKET_SEED: ${env.MARKET_SEED}`);
   const speed = Number(env.MARKET_SPEED ?? 1);
   if (!Number.isFinite(speed) || speed <= 0 || speed > 1000) throw new Error(`Invalid MARKET_SPEED: ${env.MARKET_SPEED}`);
-  return { source, seed, speed, fixturePath: env.MARKET_FIXTURE ?? 'fixtures/market-data/btcusdt.jsonl' };
+  return { source, seed, speed, fixturePath: env.MARKET_FIXTURE ?? 'fixtures/market-data/binance-usdm.jsonl' };
 }
 
 /** Topic a frame is published on (docs/PROTOCOL.md), or null for frames that are replies, not publications. */
