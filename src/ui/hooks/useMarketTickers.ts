@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { tickersFrame, tickerFrame, type SymbolInfo, type Ticker } from '../../protocol/market.ts';
+import { tickersFrame, tickerFrame, type SymbolInfo, type Ticker, type TickerFrame, type TickersFrame } from '../../protocol/market.ts';
+import { initialMarket, reduceMarket, type MarketState } from '../../streams/ticker.ts';
 import { RECONNECT_DELAY_MS } from '../../protocol/market.ts';
 import { useApi, useMarketFrames, useMarketTopics } from '../app/AppCoreProvider.tsx';
 
@@ -18,30 +19,32 @@ export interface MarketTickersView {
   loadError: boolean;
 }
 
-/** Mutable per-hook store; React sees it through `version`. */
+/** Per-hook store; React sees it through `version`. `market` is the shared stream state. */
 interface TickerStore {
-  tickers: Map<string, Ticker>;
-  history: Map<string, number[]>;
+  market: MarketState;
+  /** Recent last prices per symbol; a new array on every change (never mutated in place). */
+  history: Map<string, readonly number[]>;
 }
 
 /**
- * Applies tickers to the store. A ticker older than the one held (by `ts`) is ignored, so the
- * REST answer arriving after socket frames cannot move prices back. Returns whether anything
+ * Applies a ticker frame through the all-market reducer (src/streams/ticker.ts: a ticker
+ * older than the one held is ignored, so a late REST answer cannot move prices back) and
+ * appends the accepted last prices to the sparkline history. Returns whether anything
  * changed. Exported for tests.
  */
-export function applyTickers(store: TickerStore, items: readonly Ticker[], maxPoints = SPARK_POINTS): boolean {
-  let changed = false;
-  for (const t of items) {
-    const held = store.tickers.get(t.symbol);
-    if (held && held.ts > t.ts) continue;
-    store.tickers.set(t.symbol, t);
-    changed = true;
-    const h = store.history.get(t.symbol) ?? (Number.isFinite(t.open) && t.open !== t.last ? [t.open] : []);
-    // NOTE: a new array per change (never mutated in place), so memoised sparklines redraw.
-    if (h[h.length - 1] !== t.last) store.history.set(t.symbol, [...h, t.last].slice(-maxPoints));
-    else if (!store.history.has(t.symbol)) store.history.set(t.symbol, h);
+export function applyTickerFrame(store: TickerStore, frame: TickersFrame | TickerFrame, maxPoints = SPARK_POINTS): boolean {
+  const next = reduceMarket(store.market, frame);
+  if (next === store.market) return false;
+  store.market = next;
+  const symbols = frame.type === 'tickers' ? frame.items.map((t) => t.symbol) : [frame.symbol];
+  for (const sym of symbols) {
+    const t = next.items[sym];
+    if (!t) continue;
+    const h = store.history.get(sym) ?? (Number.isFinite(t.open) && t.open !== t.last ? [t.open] : []);
+    if (h[h.length - 1] !== t.last) store.history.set(sym, [...h, t.last].slice(-maxPoints));
+    else if (!store.history.has(sym)) store.history.set(sym, h);
   }
-  return changed;
+  return true;
 }
 
 const EMPTY: readonly number[] = [];
@@ -49,7 +52,7 @@ const EMPTY: readonly number[] = [];
 /** Fresh reader functions over the store; `_version` only documents why they are fresh. */
 function readers(store: TickerStore, _version: number) {
   return {
-    lookup: (s: string): Ticker | undefined => store.tickers.get(s),
+    lookup: (s: string): Ticker | undefined => store.market.items[s],
     history: (s: string): readonly number[] => store.history.get(s) ?? EMPTY,
   };
 }
@@ -69,7 +72,7 @@ export function useMarketTickers(): MarketTickersView {
   const frames$ = useMarketFrames();
   useMarketTopics(ALL_TICKER_TOPICS);
 
-  const store = useRef<TickerStore>({ tickers: new Map(), history: new Map() });
+  const store = useRef<TickerStore>({ market: initialMarket(), history: new Map() });
   const [symbols, setSymbols] = useState<SymbolInfo[] | null>(null);
   const [loadError, setLoadError] = useState(false);
   const [version, setVersion] = useState(0);
@@ -102,7 +105,7 @@ export function useMarketTickers(): MarketTickersView {
           api.get<Ticker[]>('/market/tickers', undefined, ctrl.signal),
         ]);
         if (ctrl.signal.aborted) return;
-        applyTickers(store.current, tickers);
+        applyTickerFrame(store.current, { type: 'tickers', items: tickers, ts: 0 });
         setSymbols(syms);
         setLoadError(false);
         schedule();
@@ -122,18 +125,10 @@ export function useMarketTickers(): MarketTickersView {
   // Socket: all@ticker snapshots (and single-symbol tickers, if any arrive on this socket).
   useEffect(() => {
     const sub = frames$.subscribe((frame) => {
-      let items: Ticker[] | null = null;
-      if (frame.type === 'tickers') {
-        const parsed = tickersFrame.safeParse(frame);
-        if (parsed.success) items = parsed.data.items;
-      } else if (frame.type === 'ticker') {
-        const parsed = tickerFrame.safeParse(frame);
-        if (parsed.success) {
-          const { type: _type, ...t } = parsed.data;
-          items = [t];
-        }
-      }
-      if (items && applyTickers(store.current, items)) schedule();
+      // Parsed at the edge (zod), trusted inside the reducer.
+      const parsed =
+        frame.type === 'tickers' ? tickersFrame.safeParse(frame) : frame.type === 'ticker' ? tickerFrame.safeParse(frame) : null;
+      if (parsed?.success && applyTickerFrame(store.current, parsed.data)) schedule();
     });
     return () => sub.unsubscribe();
   }, [frames$, schedule]);
