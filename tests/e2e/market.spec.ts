@@ -1,0 +1,151 @@
+import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
+
+/**
+ * Live market data on Home and Market against the real server and built app: every instrument
+ * is listed, prices move, a dropped market socket shows "Reconnecting…" and the app reconnects
+ * (SPEC §4: 10 s after the close) and prices move again. The drop is done by Playwright's
+ * WebSocket routing: the page's socket is proxied to the real server and the test closes the
+ * page side, which the browser sees exactly like a server drop.
+ */
+
+interface SymbolDto {
+  symbol: string;
+  kinds: ('perp' | 'std')[];
+  category: string;
+  hot: boolean;
+}
+
+async function startEnglish(page: Page, path: string, theme: 'dark' | 'light' = 'dark'): Promise<void> {
+  await page.goto('/');
+  await page.evaluate((th) => {
+    localStorage.clear();
+    localStorage.setItem('lang', 'en');
+    localStorage.setItem('theme', th);
+  }, theme);
+  await page.goto(path);
+}
+
+async function symbols(page: Page): Promise<SymbolDto[]> {
+  const res = await page.request.get('/api/market/symbols');
+  const body = (await res.json()) as { code: number; data: SymbolDto[] };
+  expect(body.code).toBe(200);
+  return body.data;
+}
+
+/** Text of every price cell in the contract list, keyed by symbol. */
+async function listPrices(page: Page): Promise<Record<string, string>> {
+  return page.getByTestId('market-table').evaluate((table) => {
+    const out: Record<string, string> = {};
+    for (const tr of table.querySelectorAll('tbody tr[data-symbol]')) {
+      out[tr.getAttribute('data-symbol') ?? ''] = tr.querySelector('[data-testid="price"]')?.textContent ?? '';
+    }
+    return out;
+  });
+}
+
+async function listedSymbols(page: Page): Promise<string[]> {
+  return Object.keys(await listPrices(page));
+}
+
+/** Resolves when at least one listed price differs from `before`. */
+async function expectPricesToMove(page: Page, before: Record<string, string>, timeout = 20_000): Promise<void> {
+  await expect
+    .poll(async () => {
+      const now = await listPrices(page);
+      return Object.keys(now).some((s) => before[s] !== undefined && now[s] !== before[s]);
+    }, { timeout, intervals: [250] })
+    .toBe(true);
+}
+
+const CATEGORIES = ['Crypto', 'Commodities', 'Stocks', 'Indices'] as const;
+const CAT_KEY: Record<(typeof CATEGORIES)[number], string> = { Crypto: 'crypto', Commodities: 'commodity', Stocks: 'stock', Indices: 'index' };
+
+test.describe('market overview (1440x900)', () => {
+  test('lists every instrument under its kind and category, with live prices', async ({ page }) => {
+    const all = await symbols(page);
+    expect(all.length).toBeGreaterThan(0);
+    await startEnglish(page, '/market');
+    await expect(page.getByTestId('market-conn')).toHaveText('Live', { timeout: 15_000 });
+    for (const [kindLabel, kind] of [['USDT-M Perpetual', 'perp'], ['Standard Futures', 'std']] as const) {
+      await page.getByRole('tab', { name: kindLabel }).click();
+      for (const cat of CATEGORIES) {
+        await page.getByRole('tab', { name: cat, exact: true }).click();
+        const expected = all.filter((s) => s.kinds.includes(kind) && s.category === CAT_KEY[cat]).map((s) => s.symbol).sort();
+        await expect.poll(async () => (await listedSymbols(page)).sort()).toEqual(expected);
+      }
+    }
+    await page.getByRole('tab', { name: 'USDT-M Perpetual' }).click();
+    await page.getByRole('tab', { name: 'Crypto', exact: true }).click();
+    const prices = await listPrices(page);
+    expect(Object.values(prices).every((p) => /^\d{1,3}(,\d{3})*(\.\d+)?$/.test(p) && p !== '0.00')).toBe(true);
+    await expectPricesToMove(page, prices);
+    await expect(page.getByTestId('hot-coins').locator('[data-symbol]').first()).toBeVisible();
+    await expect(page.getByTestId('top-gainers').locator('[data-symbol]').first()).toBeVisible();
+    await expect(page.getByTestId('top-volume').locator('[data-symbol]').first()).toBeVisible();
+  });
+
+  test('a dropped market socket shows Reconnecting…, reconnects within ~10 s and prices move again', async ({ page }) => {
+    const routes: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
+      ws.connectToServer();
+      routes.push(ws);
+    });
+    await startEnglish(page, '/market');
+    const conn = page.getByTestId('market-conn');
+    await expect(conn).toHaveText('Live', { timeout: 15_000 });
+    await expectPricesToMove(page, await listPrices(page));
+
+    const dropped = routes.length;
+    await routes[dropped - 1]?.close({ code: 1006, reason: 'test drop' });
+    await expect(conn).toHaveText('Reconnecting…');
+    await expect(page.getByRole('status')).toHaveText('Reconnecting…');
+    const frozen = await listPrices(page);
+    await page.waitForTimeout(2_000);
+    expect(await listPrices(page)).toEqual(frozen);
+
+    await expect(conn).toHaveText('Live', { timeout: 14_000 });
+    expect(routes.length).toBe(dropped + 1);
+    await expectPricesToMove(page, frozen);
+  });
+
+  test('a row opens the trade screen of its kind', async ({ page }) => {
+    await startEnglish(page, '/market');
+    const first = page.getByTestId('market-table').locator('tbody tr[data-symbol]').first();
+    const sym = await first.getAttribute('data-symbol');
+    await first.click();
+    await expect(page).toHaveURL(new RegExp(`/mFutures/${sym}$`));
+  });
+});
+
+test.describe('home (1440x900)', () => {
+  test('six banners, claims and live hot tickers', async ({ page }) => {
+    const hot = (await symbols(page)).filter((s) => s.hot && s.kinds.includes('perp')).map((s) => s.symbol);
+    await startEnglish(page, '/');
+    await expect(page.getByTestId('home-banner')).toHaveCount(6);
+    await expect(page.getByRole('heading', { name: 'Risk-free futures trading' })).toBeVisible();
+    await expect(page.getByTestId('home-claims')).toContainText('100M USD');
+    const rows = page.getByTestId('home-hot').locator('[data-symbol]');
+    await expect(rows).toHaveCount(Math.min(6, hot.length));
+    const read = () => rows.evaluateAll((els) => els.map((e) => e.querySelector('[data-testid="price"]')?.textContent ?? ''));
+    const before = await read();
+    await expect.poll(async () => (await read()).some((p, i) => p !== before[i]), { timeout: 20_000, intervals: [250] }).toBe(true);
+    await rows.first().click();
+    await expect(page).toHaveURL(/\/mFutures\/[A-Z0-9]+$/);
+  });
+});
+
+test.describe('screenshots', () => {
+  for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+    for (const theme of ['dark', 'light'] as const) {
+      test(`home and market at ${w}x${h} ${theme}`, async ({ page }) => {
+        await page.setViewportSize({ width: w, height: h });
+        await startEnglish(page, '/', theme);
+        await expect(page.getByTestId('home-hot').locator('[data-symbol]').first()).toBeVisible({ timeout: 15_000 });
+        await page.screenshot({ path: `screenshots/home-${w}-${theme}.png`, fullPage: true });
+        await page.goto('/market');
+        await expect(page.getByTestId('market-table').locator('tbody tr[data-symbol]').first()).toBeVisible({ timeout: 15_000 });
+        await page.screenshot({ path: `screenshots/market-${w}-${theme}.png`, fullPage: true });
+      });
+    }
+  }
+});
