@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useSession, useSessionSend } from '../../app/AppCoreProvider.tsx';
+import { useAppCore, useSession, useSessionSend } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
@@ -27,6 +27,7 @@ type Mode = 'password' | 'qr';
  */
 export function LoginScreen() {
   const { t } = useTranslation('auth');
+  const core = useAppCore();
   const session = useSession();
   const send = useSessionSend();
   const navigate = useNavigate();
@@ -39,9 +40,18 @@ export function LoginScreen() {
   const mobile = useDevice() === 'mobile';
   const status = session.status;
   const redirect = safeRedirect(params.get('redirect'));
+  // NOTE: navigate from the actor subscription with flushSync, in the same tick as the
+  // transition to loggedIn: the location changes in the same render as the session, so the
+  // route guard that sends logged-in users from /login to / never sees the new session on /login.
   useEffect(() => {
-    if (status === 'loggedIn') void navigate(redirect, { replace: true });
-  }, [status, redirect, navigate]);
+    let was = core.session.getSnapshot().context.token !== null;
+    const sub = core.session.subscribe((snap) => {
+      const now = snap.context.token !== null;
+      if (now && !was) void navigate(redirect, { replace: true, flushSync: true });
+      was = now;
+    });
+    return () => sub.unsubscribe();
+  }, [core, redirect, navigate]);
 
   const submit = () => {
     const next = collectErrors<Field>({ email: checkEmail(email), password: checkPassword(password) });

@@ -1,0 +1,135 @@
+import { deflateSync } from 'node:zlib';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+
+/**
+ * Helpers of the auth/settings end-to-end specs: the dev mail outbox, TOTP codes, a real PNG
+ * built in memory and an API-only sign-up + login for specs that only need a session.
+ */
+
+interface OutboxMail {
+  id: number;
+  to: string;
+  subject: string;
+  code: string;
+  time: number;
+}
+
+/** Newest mail to `email` with an id above `afterId` (polls: the send is asynchronous to the test). */
+export async function mailCode(request: APIRequestContext, email: string, afterId = 0): Promise<{ id: number; code: string }> {
+  for (let i = 0; i < 50; i++) {
+    const res = await request.get(`/api/dev/outbox?email=${encodeURIComponent(email)}`);
+    const env = (await res.json()) as { code: number; data: OutboxMail[] };
+    const mail = env.data.find((m) => m.id > afterId);
+    if (mail) return { id: mail.id, code: mail.code };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${email} after id ${afterId}`);
+}
+
+/** Highest outbox id for `email` so far (0 when none). */
+export async function lastMailId(request: APIRequestContext, email: string): Promise<number> {
+  const res = await request.get(`/api/dev/outbox?email=${encodeURIComponent(email)}`);
+  const env = (await res.json()) as { data: OutboxMail[] };
+  return env.data[0]?.id ?? 0;
+}
+
+/**
+ * A TOTP for a base32 secret, as an authenticator app shows it, from a 30 s step after
+ * `afterStep` (the server refuses a step it has already accepted: replay protection). Waits
+ * out the last two seconds of a step so the code is still valid when the server checks it.
+ */
+export async function totpCode(secret: string, afterStep = -1): Promise<{ code: string; step: number }> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let now = Date.now();
+  if (Math.floor(now / 30_000) <= afterStep) {
+    await sleep((afterStep + 1) * 30_000 - now + 200);
+    now = Date.now();
+  }
+  const left = 30_000 - (now % 30_000);
+  if (left < 2_000) {
+    await sleep(left + 200);
+    now = Date.now();
+  }
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  return { code: totp.generate({ timestamp: now }), step: Math.floor(now / 30_000) };
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A real `size`×`size` RGB PNG: a diagonal two-color split. */
+export function makePng(size = 32, a: [number, number, number] = [240, 185, 11], b: [number, number, number] = [30, 35, 41]): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const raw = Buffer.alloc(size * (1 + size * 3));
+  for (let y = 0; y < size; y++) {
+    const row = y * (1 + size * 3);
+    raw[row] = 0;
+    for (let x = 0; x < size; x++) raw.set(x > y ? a : b, row + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A fresh unique address for one test run. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
+}
+
+async function post(request: APIRequestContext, path: string, body: unknown, form = false): Promise<{ code: number; msg: string; data: unknown }> {
+  const res = form
+    ? await request.post(`/api${path}`, { form: body as Record<string, string> })
+    : await request.post(`/api${path}`, { data: body });
+  return (await res.json()) as { code: number; msg: string; data: unknown };
+}
+
+/** Signs up through the API only; returns the outbox id of the register mail. */
+export async function apiRegister(request: APIRequestContext, email: string, password: string): Promise<number> {
+  const before = await lastMailId(request, email);
+  await post(request, '/user/sendMailCode', { email, type: 'register' });
+  const reg = await mailCode(request, email, before);
+  const r = await post(request, '/user/register', { email, code: reg.code, password, confirmPassword: password, agree: true });
+  if (r.code !== 200) throw new Error(`register: ${r.msg}`);
+  return reg.id;
+}
+
+/** Signs up and logs in (email code) through the API only; returns the session token. */
+export async function apiSignUp(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const regId = await apiRegister(request, email, password);
+  await post(request, '/user/sendMailCode', { email, type: 'login' });
+  const login = await mailCode(request, email, regId);
+  const l = await post(request, '/user/login', { email, password, code: login.code }, true);
+  if (l.code !== 200) throw new Error(`login: ${l.msg}`);
+  return (l.data as { token: string }).token;
+}
+
+/** Sets English (and optionally theme and token) in localStorage before the app starts. */
+export async function presetStorage(page: Page, values: Record<string, string>): Promise<void> {
+  await page.addInitScript((v) => {
+    for (const [k, val] of Object.entries(v)) window.localStorage.setItem(k, val);
+  }, { lang: 'en', ...values });
+}
