@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
+
+/**
+ * Every auth and settings screen at desktop (1440×900) and phone (390×844) width in both
+ * themes: nothing overflows the viewport sideways, and a screenshot of each lands in
+ * screenshots/ (gitignored) for a human to look at.
+ */
+
+const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const;
+const THEMES = ['dark', 'light'] as const;
+
+const GUEST_SCREENS = [
+  { name: 'login', path: '/login', ready: 'Log in' },
+  { name: 'register', path: '/register', ready: 'Create an account' },
+  { name: 'reset-password', path: '/reset-password', ready: 'Reset password' },
+] as const;
+const USER_SCREENS = [
+  { name: 'settings-preference', path: '/my/settings/preference', ready: 'Preferences' },
+  { name: 'settings-security', path: '/my/settings/security', ready: 'Account security' },
+  { name: 'settings-password', path: '/my/settings/password', ready: 'Change login password' },
+  { name: 'settings-login-history', path: '/my/settings/login-history', ready: 'Login history' },
+] as const;
+
+let token = '';
+
+test.beforeAll(async ({ playwright }, info) => {
+  const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+  token = await apiSignUp(request, uniqueEmail('shots'), 'Passw0rd!');
+  await request.dispose();
+});
+
+async function noSidewaysOverflow(page: Page, width: number) {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth, 'page scrolls sideways').toBeLessThanOrEqual(width);
+}
+
+for (const size of SIZES) {
+  for (const theme of THEMES) {
+    test(`screens at ${size.name} ${size.width}px, ${theme} theme`, async ({ browser }) => {
+      const ctx = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const guest = await ctx.newPage();
+      await presetStorage(guest, { theme });
+      for (const s of GUEST_SCREENS) {
+        await guest.goto(s.path);
+        await expect(guest.getByRole('heading', { level: 1, name: s.ready })).toBeVisible();
+        if (s.name === 'login' && size.name === 'desktop') await expect(guest.getByAltText('Login QR code')).toBeVisible();
+        await expect(guest.locator('html')).toHaveClass(new RegExp(`theme-${theme}`));
+        await noSidewaysOverflow(guest, size.width);
+        await guest.screenshot({ path: `screenshots/${s.name}-${size.name}-${theme}.png`, fullPage: true });
+      }
+      // Validation messages on the login form.
+      await guest.goto('/login');
+      await guest.getByRole('button', { name: 'Log in', exact: true }).click();
+      await expect(guest.getByText('Please enter an email')).toBeVisible();
+      await guest.screenshot({ path: `screenshots/login-errors-${size.name}-${theme}.png`, fullPage: true });
+      await guest.close();
+
+      const user = await ctx.newPage();
+      await presetStorage(user, { theme, token });
+      for (const s of USER_SCREENS) {
+        await user.goto(s.path);
+        await expect(user.getByRole('heading', { level: 1, name: s.ready })).toBeVisible();
+        if (s.name === 'settings-security') {
+          await user.getByRole('button', { name: 'Enable' }).click();
+          await expect(user.getByAltText('Google Authenticator QR code')).toBeVisible();
+        }
+        if (s.name === 'settings-login-history') await expect(user.getByTestId('login-record').first()).toBeVisible();
+        await noSidewaysOverflow(user, size.width);
+        await user.screenshot({ path: `screenshots/${s.name}-${size.name}-${theme}.png`, fullPage: true });
+      }
+      await ctx.close();
+    });
+  }
+}
