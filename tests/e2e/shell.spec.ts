@@ -26,7 +26,7 @@ test.describe('desktop shell', () => {
     await startEnglish(page);
     const bar = page.getByTestId('topbar-desktop');
     await expect(bar).toBeVisible();
-    await expect(bar.getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect(bar.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
     await expect(bar.getByTestId('login-link')).toHaveAttribute('href', '/login?redirect=%2F');
     await expect(page.getByTestId('footer')).toBeVisible();
     await expect(page.locator('html')).toHaveClass(/theme-dark/);
@@ -81,7 +81,7 @@ test.describe('desktop shell', () => {
     for (const p of ['/convert', '/market', '/stdFuture/BTCUSDT', '/mFutures/BTCUSDT']) expect(hrefs).toContain(p);
     await expect(footer).toContainText('© 2026 RiskFree. All rights reserved.');
     await footer.getByTestId('badge-appStore').click();
-    await expect(page.getByText('Coming Soon')).toBeVisible();
+    await expect(page.getByRole('region', { name: /Notifications/ }).getByText('Coming Soon')).toBeVisible();
   });
 });
 

@@ -18,6 +18,9 @@ export interface DropdownProps {
 export function Dropdown({ trigger, label, children, align = 'left', className }: DropdownProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  // NOTE: with a mouse, mouseenter opens the menu just before the click lands; that click must
+  // not toggle it shut again, so a hover-opened menu treats the first click as "keep open".
+  const openedByHover = useRef(false);
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent): void => {
@@ -38,8 +41,14 @@ export function Dropdown({ trigger, label, children, align = 'left', className }
     <div
       ref={root}
       className={`rf-dropdown ${className ?? ''}`}
-      onMouseEnter={() => setOpen(true)}
-      onMouseLeave={() => setOpen(false)}
+      onMouseEnter={() => {
+        if (!open) openedByHover.current = true;
+        setOpen(true);
+      }}
+      onMouseLeave={() => {
+        openedByHover.current = false;
+        setOpen(false);
+      }}
     >
       <button
         type="button"
@@ -47,7 +56,12 @@ export function Dropdown({ trigger, label, children, align = 'left', className }
         aria-haspopup="menu"
         aria-expanded={open}
         aria-label={label}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          if (openedByHover.current) {
+            openedByHover.current = false;
+            setOpen(true);
+          } else setOpen((o) => !o);
+        }}
       >
         {trigger}
         <span className="rf-caret" aria-hidden="true" />

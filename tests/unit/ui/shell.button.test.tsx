@@ -50,3 +50,24 @@ describe('Button (450 ms click debounce, pending state)', () => {
     expect((screen.getByRole('button', { name: /Wait/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
+
+describe('Dropdown', () => {
+  it('a click right after the hover that opened it keeps it open; a second click closes it', async () => {
+    const { Dropdown } = await import('../../../src/ui/components/Dropdown.tsx');
+    render(
+      <Dropdown label="Trade" trigger="Trade">
+        {() => <a role="menuitem">Convert</a>}
+      </Dropdown>,
+    );
+    const trigger = screen.getByRole('button', { name: 'Trade' });
+    fireEvent.mouseEnter(trigger.parentElement as HTMLElement);
+    fireEvent.click(trigger);
+    expect(screen.getByRole('menu')).toBeTruthy();
+    fireEvent.click(trigger);
+    expect(screen.queryByRole('menu')).toBeNull();
+    fireEvent.click(trigger);
+    expect(screen.getByRole('menu')).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+});
