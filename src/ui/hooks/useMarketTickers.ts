@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { tickersFrame, tickerFrame, type SymbolInfo, type Ticker, type TickerFrame, type TickersFrame } from '../../protocol/market.ts';
+import { tickersFrame, tickerFrame, type Candle, type SymbolInfo, type Ticker, type TickerFrame, type TickersFrame } from '../../protocol/market.ts';
 import { initialMarket, reduceMarket, type MarketState } from '../../streams/ticker.ts';
 import { RECONNECT_DELAY_MS } from '../../protocol/market.ts';
 import { useApi, useMarketFrames, useMarketTopics } from '../app/AppCoreProvider.tsx';
@@ -19,11 +19,24 @@ export interface MarketTickersView {
   loadError: boolean;
 }
 
+export interface MarketTickersOptions {
+  /**
+   * Which instruments get a 24 h sparkline seeded from hourly klines (one small request each,
+   * at most {@link SPARK_CONCURRENCY} at a time). Pass a stable (module-level) function.
+   */
+  sparks?: (info: SymbolInfo) => boolean;
+}
+
+/** Parallel kline requests when seeding sparklines. */
+export const SPARK_CONCURRENCY = 4;
+
 /** Per-hook store; React sees it through `version`. `market` is the shared stream state. */
 interface TickerStore {
   market: MarketState;
   /** Recent last prices per symbol; a new array on every change (never mutated in place). */
   history: Map<string, readonly number[]>;
+  /** Symbols whose history was seeded with hourly closes: live ticks move the last point only. */
+  seeded: Set<string>;
 }
 
 /**
@@ -41,10 +54,24 @@ export function applyTickerFrame(store: TickerStore, frame: TickersFrame | Ticke
     const t = next.items[sym];
     if (!t) continue;
     const h = store.history.get(sym) ?? (Number.isFinite(t.open) && t.open !== t.last ? [t.open] : []);
-    if (h[h.length - 1] !== t.last) store.history.set(sym, [...h, t.last].slice(-maxPoints));
-    else if (!store.history.has(sym)) store.history.set(sym, h);
+    if (h[h.length - 1] === t.last) {
+      if (!store.history.has(sym)) store.history.set(sym, h);
+    } else if (store.seeded.has(sym)) store.history.set(sym, [...h.slice(0, -1), t.last]);
+    else store.history.set(sym, [...h, t.last].slice(-maxPoints));
   }
   return true;
+}
+
+/**
+ * Seeds a symbol's sparkline with hourly closes (the last 24 h), ending at the live last price
+ * when one is known. Exported for tests.
+ */
+export function seedHistory(store: TickerStore, symbol: string, closes: readonly number[]): void {
+  const finite = closes.filter((c) => Number.isFinite(c));
+  if (finite.length < 2) return;
+  const last = store.market.items[symbol]?.last;
+  store.history.set(symbol, last === undefined ? finite : [...finite.slice(0, -1), last]);
+  store.seeded.add(symbol);
 }
 
 const EMPTY: readonly number[] = [];
@@ -67,12 +94,13 @@ function readers(store: TickerStore, _version: number) {
  * most once per animation frame however many frames came in (the coalescing belongs to the UI
  * edge, DESIGN §5).
  */
-export function useMarketTickers(): MarketTickersView {
+export function useMarketTickers(options: MarketTickersOptions = {}): MarketTickersView {
+  const sparkFilter = options.sparks;
   const api = useApi();
   const frames$ = useMarketFrames();
   useMarketTopics(ALL_TICKER_TOPICS);
 
-  const store = useRef<TickerStore>({ market: initialMarket(), history: new Map() });
+  const store = useRef<TickerStore>({ market: initialMarket(), history: new Map(), seeded: new Set() });
   const [symbols, setSymbols] = useState<SymbolInfo[] | null>(null);
   const [loadError, setLoadError] = useState(false);
   const [version, setVersion] = useState(0);
@@ -121,6 +149,27 @@ export function useMarketTickers(): MarketTickersView {
       window.clearTimeout(retry);
     };
   }, [api, schedule]);
+
+  // Sparklines: 24 hourly closes per chosen instrument, fetched once per mount.
+  useEffect(() => {
+    if (!symbols || !sparkFilter) return;
+    const ctrl = new AbortController();
+    const queue = symbols.filter(sparkFilter).map((s) => s.symbol);
+    const worker = async () => {
+      for (let sym = queue.shift(); sym !== undefined && !ctrl.signal.aborted; sym = queue.shift()) {
+        try {
+          const candles = await api.get<Candle[]>('/market/klines', { symbol: sym, interval: '1h', limit: 24 }, ctrl.signal);
+          if (ctrl.signal.aborted) return;
+          seedHistory(store.current, sym, candles.map((c) => c.c));
+          schedule();
+        } catch {
+          // NOTE: a sparkline is decoration: without klines it keeps drawing live ticks.
+        }
+      }
+    };
+    for (let i = 0; i < SPARK_CONCURRENCY; i++) void worker();
+    return () => ctrl.abort();
+  }, [api, symbols, sparkFilter, schedule]);
 
   // Socket: all@ticker snapshots (and single-symbol tickers, if any arrive on this socket).
   useEffect(() => {

@@ -5,6 +5,9 @@ import { useMarketFavorites } from '../../hooks/useMarketFavorites.ts';
 import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
 import { MarketView } from './MarketView.tsx';
 
+/** Every listed instrument gets a 24 h sparkline (list trend column and hot cards). */
+const EVERY = () => true;
+
 /**
  * /market (SPEC §2): connects {@link MarketView} to the app core: live tickers, the market
  * socket status, the user's favourites (per uid, through the Storage port) and navigation.
@@ -13,7 +16,7 @@ export function MarketScreen() {
   const core = useAppCore();
   const session = useSession();
   const socket = useMarketSocket();
-  const market = useMarketTickers();
+  const market = useMarketTickers({ sparks: EVERY });
   const favorites = useMarketFavorites(core.ports.storage, session.loggedIn ? (session.userInfo?.id ?? null) : null);
   const navigate = useNavigate();
   const everConnected = useRef(false);
