@@ -10,6 +10,7 @@ import { AVATAR_ACCEPT, checkAvatarFile } from '../login/authValidation.ts';
 import type { AuthErrorKey } from '../login/authValidation.ts';
 import { errorText } from '../login/errorText.ts';
 import { modifyInfo } from './modifyInfo.ts';
+import '../login/auth.css';
 
 /**
  * Avatar row: choose a jpg/jpeg/png file (checked on the client: type and at most 2 MB),

@@ -11,6 +11,7 @@ import { checkCode } from '../login/authValidation.ts';
 import type { AuthErrorKey } from '../login/authValidation.ts';
 import { errorText } from '../login/errorText.ts';
 import { FormField } from '../login/FormField.tsx';
+import '../login/auth.css';
 
 export interface GoogleBindPanelProps {
   /** Called after the server accepted the code (the caller refetches user info). */
@@ -39,17 +40,21 @@ export function GoogleBindPanel({ onBound }: GoogleBindPanelProps) {
   const [serverError, setServerError] = useState<string | null>(null);
 
   useEffect(() => {
-    const ctl = new AbortController();
+    // NOTE: no AbortSignal: the api client reports an aborted call as a network-error toast,
+    // so a late answer is ignored instead of cancelled.
+    let live = true;
     api
-      .get<GoogleCodeResult>('/user/get-google-code', { purpose: 'bind' }, ctl.signal)
+      .get<GoogleCodeResult>('/user/get-google-code')
       .then(async (r) => {
         const qr = await QRCode.toDataURL(r.uri, { margin: 1, width: 184 });
-        if (!ctl.signal.aborted) setSecret({ status: 'ready', secret: r.secret, uri: r.uri, qr });
+        if (live) setSecret({ status: 'ready', secret: r.secret, uri: r.uri, qr });
       })
       .catch((e: unknown) => {
-        if (!ctl.signal.aborted) setSecret({ status: 'error', msg: errorMessage(e) });
+        if (live) setSecret({ status: 'error', msg: errorMessage(e) });
       });
-    return () => ctl.abort();
+    return () => {
+      live = false;
+    };
   }, [api]);
 
   const submit = async () => {

@@ -37,17 +37,21 @@ export function LoginHistoryScreen() {
   const [load, setLoad] = useState<Load>({ status: 'loading' });
 
   useEffect(() => {
-    const ctl = new AbortController();
-    setLoad({ status: 'loading' });
+    // NOTE: no AbortSignal: the api client reports an aborted call as a network-error toast,
+    // so a stale page's answer is ignored instead of cancelled.
+    let live = true;
+    setLoad((l) => (l.status === 'ready' ? l : { status: 'loading' }));
     api
-      .post<Page<LoginRecord>>('/user/login-history', { page, pageSize: HISTORY_PAGE_SIZE }, { signal: ctl.signal })
+      .post<Page<LoginRecord>>('/user/login-history', { page, pageSize: HISTORY_PAGE_SIZE })
       .then((p) => {
-        if (!ctl.signal.aborted) setLoad({ status: 'ready', page: p });
+        if (live) setLoad({ status: 'ready', page: p });
       })
       .catch((e: unknown) => {
-        if (!ctl.signal.aborted) setLoad({ status: 'error', msg: errorMessage(e) });
+        if (live) setLoad({ status: 'error', msg: errorMessage(e) });
       });
-    return () => ctl.abort();
+    return () => {
+      live = false;
+    };
   }, [api, page]);
 
   const rows = load.status === 'ready' ? load.page.list : [];

@@ -8,6 +8,7 @@ import { checkNickname } from '../login/authValidation.ts';
 import type { AuthErrorKey } from '../login/authValidation.ts';
 import { errorText } from '../login/errorText.ts';
 import { FormField } from '../login/FormField.tsx';
+import '../login/auth.css';
 import { modifyInfo } from './modifyInfo.ts';
 
 /** Nickname row: shows the nickname, Edit opens an inline input (1-20 characters) with Save. */
