@@ -149,3 +149,21 @@ test.describe('screenshots', () => {
     }
   }
 });
+
+test('market and home in Japanese on a phone (390x844): translated tabs, connection badge and banners', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await page.evaluate(() => {
+    localStorage.clear();
+    localStorage.setItem('lang', 'jp');
+  });
+  await page.goto('/market');
+  await expect(page.getByRole('tab', { name: 'お気に入り' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'USDT-M 無期限' })).toBeVisible();
+  await expect(page.getByTestId('market-conn')).toHaveText('ライブ', { timeout: 15_000 });
+  await expect(page.getByTestId('market-table').locator('tbody tr[data-symbol]').first()).toBeVisible();
+  await page.screenshot({ path: 'screenshots/market-390-jp.png', fullPage: true });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'リスクフリーの先物取引' })).toBeVisible();
+  await page.screenshot({ path: 'screenshots/home-390-jp.png', fullPage: true });
+});
