@@ -124,28 +124,30 @@ export function useMarketTickers(options: MarketTickersOptions = {}): MarketTick
 
   // REST: instruments + first snapshot, retried while it fails.
   useEffect(() => {
-    const ctrl = new AbortController();
+    // NOTE: late answers are ignored rather than aborted: an aborted request surfaces as a
+    // network-error toast through the api client.
+    const life = { done: false };
     let retry: number | undefined;
     const load = async () => {
       try {
         const [syms, tickers] = await Promise.all([
-          api.get<SymbolInfo[]>('/market/symbols', undefined, ctrl.signal),
-          api.get<Ticker[]>('/market/tickers', undefined, ctrl.signal),
+          api.get<SymbolInfo[]>('/market/symbols'),
+          api.get<Ticker[]>('/market/tickers'),
         ]);
-        if (ctrl.signal.aborted) return;
+        if (life.done) return;
         applyTickerFrame(store.current, { type: 'tickers', items: tickers, ts: 0 });
         setSymbols(syms);
         setLoadError(false);
         schedule();
       } catch {
-        if (ctrl.signal.aborted) return;
+        if (life.done) return;
         setLoadError(true);
         retry = window.setTimeout(() => void load(), RECONNECT_DELAY_MS);
       }
     };
     void load();
     return () => {
-      ctrl.abort();
+      life.done = true;
       window.clearTimeout(retry);
     };
   }, [api, schedule]);
@@ -153,13 +155,13 @@ export function useMarketTickers(options: MarketTickersOptions = {}): MarketTick
   // Sparklines: 24 hourly closes per chosen instrument, fetched once per mount.
   useEffect(() => {
     if (!symbols || !sparkFilter) return;
-    const ctrl = new AbortController();
+    const life = { done: false };
     const queue = symbols.filter(sparkFilter).map((s) => s.symbol);
     const worker = async () => {
-      for (let sym = queue.shift(); sym !== undefined && !ctrl.signal.aborted; sym = queue.shift()) {
+      for (let sym = queue.shift(); sym !== undefined && !life.done; sym = queue.shift()) {
         try {
-          const candles = await api.get<Candle[]>('/market/klines', { symbol: sym, interval: '1h', limit: 24 }, ctrl.signal);
-          if (ctrl.signal.aborted) return;
+          const candles = await api.get<Candle[]>('/market/klines', { symbol: sym, interval: '1h', limit: 24 });
+          if (life.done) return;
           seedHistory(store.current, sym, candles.map((c) => c.c));
           schedule();
         } catch {
@@ -168,7 +170,9 @@ export function useMarketTickers(options: MarketTickersOptions = {}): MarketTick
       }
     };
     for (let i = 0; i < SPARK_CONCURRENCY; i++) void worker();
-    return () => ctrl.abort();
+    return () => {
+      life.done = true;
+    };
   }, [api, symbols, sparkFilter, schedule]);
 
   // Socket: all@ticker snapshots (and single-symbol tickers, if any arrive on this socket).

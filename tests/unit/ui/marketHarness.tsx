@@ -103,6 +103,7 @@ export function renderMarketScreen(opts: MarketHarnessOptions): MarketHarness {
   const http = createScriptedHttp();
   http.on('GET', '/market/symbols', envelope(200, 'success', SYMBOLS));
   http.on('GET', '/market/tickers', envelope(200, 'success', TICKERS));
+  http.on('GET', '/market/klines', (req) => envelope(200, 'success', [1, 2, 3].map((i) => ({ t: i, o: 1, h: 1, l: 1, c: i * Number(String(req.query?.symbol ?? '').length), v: 1 }))));
   opts.script?.(http);
   const storage = createMemoryStorage({ lang: 'en', ...opts.storage });
   const clock = new SimulatedClock();
