@@ -44,6 +44,9 @@ describe('home', () => {
     const btc = screen.getByTestId('home-hot').querySelector('[data-symbol="BTCUSDT"]') as HTMLElement;
     expect(within(btc).getByTestId('price').textContent).toBe('65,000.00');
     expect(within(btc).getByTestId('change').textContent).toBe('+2.50%');
+    // The sparkline is seeded from hourly klines (three closes in the harness).
+    await waitFor(() => expect(btc.querySelector('.mk-spark path')?.getAttribute('d')?.split('L')).toHaveLength(3));
+    expect(h.http.requests.some((r) => r.path === '/market/klines' && r.query?.symbol === 'BTCUSDT' && r.query.interval === '1h')).toBe(true);
     const ws = marketSocket(h);
     act(() => ws.open());
     act(() => ws.frame({ type: 'tickers', items: [ticker('BTCUSDT', 64000.5, -0.5, 1e9, 7)], ts: 7 }));
