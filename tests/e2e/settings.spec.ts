@@ -26,11 +26,14 @@ const USER_SCREENS = [
   { name: 'settings-login-history', path: '/my/settings/login-history', ready: 'Login history' },
 ] as const;
 
+const PASSWORD = 'Passw0rd!';
 let token = '';
+let email = '';
 
 test.beforeAll(async ({ playwright }, info) => {
   const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
-  token = await apiSignUp(request, uniqueEmail('shots'), 'Passw0rd!');
+  email = uniqueEmail('shots');
+  token = await apiSignUp(request, email, PASSWORD);
   await request.dispose();
 });
 
@@ -53,11 +56,18 @@ for (const size of SIZES) {
         await noSidewaysOverflow(guest, size.width);
         await guest.screenshot({ path: `screenshots/${s.name}-${size.name}-${theme}.png`, fullPage: true });
       }
-      // Validation messages on the login form.
+      // Validation messages on the login form, then the security step (no code is sent).
       await guest.goto('/login');
       await guest.getByRole('button', { name: 'Log in', exact: true }).click();
       await expect(guest.getByText('Please enter an email')).toBeVisible();
       await guest.screenshot({ path: `screenshots/login-errors-${size.name}-${theme}.png`, fullPage: true });
+      await guest.getByLabel('Email', { exact: true }).fill(email);
+      await guest.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await guest.waitForTimeout(500); // the 450 ms click debounce (SPEC §9)
+      await guest.getByRole('button', { name: 'Log in', exact: true }).click();
+      await expect(guest.getByRole('heading', { name: 'Security verification' })).toBeVisible();
+      await noSidewaysOverflow(guest, size.width);
+      await guest.screenshot({ path: `screenshots/login-security-step-${size.name}-${theme}.png`, fullPage: true });
       await guest.close();
 
       const user = await ctx.newPage();
@@ -77,3 +87,35 @@ for (const size of SIZES) {
     });
   }
 }
+
+test('other languages fit the phone width', async ({ browser }) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  for (const lang of ['zh', 'hk', 'jp', 'ko'] as const) {
+    const page = await ctx.newPage();
+    await presetStorage(page, { lang, token });
+    for (const path of ['/my/settings/preference', '/my/settings/security', '/my/settings/login-history']) {
+      await page.goto(path);
+      await expect(page.locator('.settings-title')).toBeVisible();
+      await noSidewaysOverflow(page, 390);
+    }
+    await page.screenshot({ path: `screenshots/settings-login-history-mobile-${lang}.png`, fullPage: true });
+    await page.goto('/my/settings/preference');
+    await expect(page.locator('.settings-title')).toBeVisible();
+    await page.screenshot({ path: `screenshots/settings-preference-mobile-${lang}.png`, fullPage: true });
+    await page.close();
+  }
+  await ctx.close();
+  for (const lang of ['zh', 'jp', 'ko'] as const) {
+    // A fresh context per language: the logged-in pages above left a token in localStorage.
+    const guestCtx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const guest = await guestCtx.newPage();
+    await presetStorage(guest, { lang });
+    for (const path of ['/login', '/register', '/reset-password']) {
+      await guest.goto(path);
+      await expect(guest.locator('.auth-title')).toBeVisible();
+      await noSidewaysOverflow(guest, 390);
+    }
+    await guest.screenshot({ path: `screenshots/reset-password-mobile-${lang}.png`, fullPage: true });
+    await guestCtx.close();
+  }
+});
