@@ -41,7 +41,7 @@ export interface BuildAppOptions {
  * serves dist/ with the history-mode fallback. Paths /api/ws/* are left to `plugins`.
  * The caller owns `db`: close the app first, then `db.destroy()`.
  */
-export function buildApp({ db, clock, config, plugins = [], limits = createRateLimits() }: BuildAppOptions): FastifyInstance {
+export function buildApp({ db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale) }: BuildAppOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,

@@ -23,6 +23,11 @@ export interface ServerConfig {
   distDir: string;
   /** MAIL_CODE_ECHO=1: also print every mailed code on stdout, whatever LOG_LEVEL is (e2e runs at warn). */
   mailCodeEcho: boolean;
+  /**
+   * RATE_LIMIT_SCALE multiplies every rate-limit budget (default 1). The browser tests share one IP
+   * for many accounts and set it high; production keeps 1.
+   */
+  rateLimitScale: number;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -46,5 +51,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     serveStatic: flag(env.SERVE_STATIC, true),
     distDir: resolve(env.DIST_DIR ?? './dist'),
     mailCodeEcho: flag(env.MAIL_CODE_ECHO, false),
+    rateLimitScale: rateLimitScale(env.RATE_LIMIT_SCALE),
   };
+}
+
+function rateLimitScale(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`Invalid RATE_LIMIT_SCALE: ${value}`);
+  return n;
 }

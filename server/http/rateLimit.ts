@@ -76,10 +76,11 @@ export interface RateLimits {
   mailPerIp: SlidingWindowLimiter;
 }
 
-export function createRateLimits(): RateLimits {
+export function createRateLimits(scale = 1): RateLimits {
+  const n = (base: number) => Math.max(1, Math.round(base * scale));
   return {
-    loginPerIp: new SlidingWindowLimiter(10, 60_000),
-    loginFailuresPerAccount: new SlidingWindowLimiter(5, 15 * 60_000),
-    mailPerIp: new SlidingWindowLimiter(5, 10 * 60_000),
+    loginPerIp: new SlidingWindowLimiter(n(10), 60_000),
+    loginFailuresPerAccount: new SlidingWindowLimiter(n(5), 15 * 60_000),
+    mailPerIp: new SlidingWindowLimiter(n(5), 10 * 60_000),
   };
 }

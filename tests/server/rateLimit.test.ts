@@ -58,3 +58,19 @@ describe('failed logins: 5 per account per 15 minutes', () => {
     expect([unlocked.code, unlocked.data]).toEqual([200, { authType: 'email' }]);
   });
 });
+
+describe('RATE_LIMIT_SCALE multiplies the budgets', () => {
+  it('scale 2 allows 10 mails per IP instead of 5, then refuses', async () => {
+    const h = await startServer({ limits: createRateLimits(2) });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const r = await call(h, '/user/sendMailCode', { body: { email: `s${i}@example.com`, type: 'register' } });
+        expect(r.code, `call ${i}`).toBe(200);
+      }
+      const over = await call(h, '/user/sendMailCode', { body: { email: 's10@example.com', type: 'register' } });
+      expect(over.code).toBe(429);
+    } finally {
+      await h.close();
+    }
+  });
+});
