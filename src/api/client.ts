@@ -70,6 +70,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const outcome = await deps.http.request(req, signal);
     if (outcome.kind === 'networkError') {
       const message = outcome.message || 'Error';
+      // NOTE: a request the caller cancelled (state exited, component unmounted) is not a network failure: no toast.
+      if (signal?.aborted) throw new NetworkError(message);
       deps.onNetworkError(message);
       throw new NetworkError(message);
     }

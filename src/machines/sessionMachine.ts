@@ -211,7 +211,6 @@ export const sessionMachine = setup({
       initial: 'fetchingInfo',
       on: {
         'user.logout': { target: 'loggingOut', actions: 'clearError' },
-        'user.fetchInfo': { target: '.fetchingInfo' },
         'user.loggedInWithToken': {
           target: '.fetchingInfo',
           actions: [
@@ -221,7 +220,9 @@ export const sessionMachine = setup({
         },
       },
       states: {
-        idle: {},
+        // NOTE: user.fetchInfo is handled only when idle, so a second request (the top bar mounting while the
+        // login's own fetch runs) does not cancel the first one.
+        idle: { on: { 'user.fetchInfo': { target: 'fetchingInfo' } } },
         fetchingInfo: {
           invoke: {
             src: 'fetchInfo',

@@ -67,4 +67,13 @@ describe('createApiClient (SPEC §8)', () => {
     await expect(api.get('/e')).rejects.toThrow('Error');
     expect(calls).toEqual(['network:timeout of 30000ms', 'network:Error']);
   });
+
+  it('a request the caller aborted rejects without the network-error toast', async () => {
+    const { http, api, calls } = setup();
+    http.on('GET', '/slow', { kind: 'networkError', message: 'The user aborted a request.' });
+    const ctrl = new AbortController();
+    ctrl.abort();
+    await expect(api.get('/slow', undefined, ctrl.signal)).rejects.toBeInstanceOf(NetworkError);
+    expect(calls).toEqual([]);
+  });
 });

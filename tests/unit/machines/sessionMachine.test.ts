@@ -160,6 +160,7 @@ describe('sessionMachine', () => {
 
   it('a 401 from any call clears the token and navigates to login with the current path', async () => {
     const { actor, storage, outputs, http } = setup({ token: 'expired', path: '/mFutures/BTCUSDT' });
+    await waitFor(actor, (s) => s.matches({ loggedIn: 'idle' }));
     http.on('GET', '/user/info', envelope(401, 'Token expired'));
     actor.send({ type: 'user.fetchInfo' });
     await waitFor(actor, (s) => s.matches('guest'));
@@ -175,5 +176,13 @@ describe('sessionMachine', () => {
     actor.send({ type: 'user.fetchInfo' });
     await waitFor(actor, (s) => s.matches({ loggedIn: 'idle' }));
     expect(http.requests.filter((r) => r.path === '/user/info')).toHaveLength(2);
+  });
+
+  it('user.fetchInfo while info is already loading neither cancels nor repeats the request', async () => {
+    const { actor, http } = setup({ token: 't1' });
+    expect(actor.getSnapshot().matches({ loggedIn: 'fetchingInfo' })).toBe(true);
+    actor.send({ type: 'user.fetchInfo' });
+    await waitFor(actor, (s) => s.context.userInfo !== null);
+    expect(http.requests.filter((r) => r.path === '/user/info')).toHaveLength(1);
   });
 });
