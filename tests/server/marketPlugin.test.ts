@@ -155,8 +155,14 @@ describe('market socket', () => {
     for (const d of diffs) {
       expect(d.snapshot).toBe(false);
       expect(d.prevSeq).toBe(seq);
-      for (const [p, q] of d.bids) (q === 0 ? bids.delete(p) : bids.set(p, q));
-      for (const [p, q] of d.asks) (q === 0 ? asks.delete(p) : asks.set(p, q));
+      for (const [p, q] of d.bids) {
+      if (q === 0) bids.delete(p);
+      else bids.set(p, q);
+    }
+      for (const [p, q] of d.asks) {
+      if (q === 0) asks.delete(p);
+      else asks.set(p, q);
+    }
       seq = d.lastSeq;
     }
     const server = sim.snapshot('BTCUSDT', 500);

@@ -28,8 +28,14 @@ class ClientBook {
   apply(d: DepthDiffFrame): void {
     if (d.lastSeq <= this.seq) return;
     expect(d.prevSeq).toBe(this.seq);
-    for (const [p, q] of d.bids) (q === 0 ? this.bids.delete(p) : this.bids.set(p, q));
-    for (const [p, q] of d.asks) (q === 0 ? this.asks.delete(p) : this.asks.set(p, q));
+    for (const [p, q] of d.bids) {
+      if (q === 0) this.bids.delete(p);
+      else this.bids.set(p, q);
+    }
+    for (const [p, q] of d.asks) {
+      if (q === 0) this.asks.delete(p);
+      else this.asks.set(p, q);
+    }
     this.seq = d.lastSeq;
   }
   sorted(): { bids: Level[]; asks: Level[] } {
