@@ -98,9 +98,10 @@ export class MarketHub {
     const subs = this.byTopic.get(topic);
     if (subs === undefined || subs.size === 0) return;
     const data = JSON.stringify(frame);
-    const diffLastSeq = frame.type === 'depth' && !frame.snapshot ? frame.lastSeq : null;
+    const diff = frame.type === 'depth' && !frame.snapshot ? frame : null;
     for (const conn of subs) {
-      if (diffLastSeq !== null && diffLastSeq <= (conn.depthSeq.get(frame.type === 'depth' ? frame.symbol : '') ?? -1)) continue;
+      // Never send a diff the client's snapshot already includes.
+      if (diff !== null && diff.lastSeq <= (conn.depthSeq.get(diff.symbol) ?? -1)) continue;
       this.write(conn, data);
     }
   }

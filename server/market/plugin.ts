@@ -55,6 +55,9 @@ export const marketPlugin: FastifyPluginAsync<MarketPluginOptions> = async (app:
   const tickMs = opts.tickMs ?? 100;
   let timer: ReturnType<typeof setInterval> | null = null;
   if (tickMs > 0) {
+    const lag = clock.now() - source.now();
+    // A source created with a different clock would replay every step in between inside one tick.
+    if (lag > 60_000) app.log.warn({ lagMs: lag }, 'market source starts far behind the clock; create it with clock.now()');
     timer = setInterval(() => {
       try {
         source.advanceTo(clock.now());
