@@ -4,6 +4,7 @@ import { dbFile, openDb } from './db/connection.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './db/seed.ts';
 import { DEMO_ACCOUNT } from './services/accounts.ts';
+import { createPlatform } from './platform.ts';
 
 /**
  * `npm run serve`: config → database (migrated, seeded) → app → listen. The only module that
@@ -15,7 +16,8 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const clock = { now: () => Date.now() };
   await seedDemo(db, clock.now());
-  const app = buildApp({ db, clock, config });
+  const platform = createPlatform({ db, clock });
+  const app = buildApp({ db, clock, config, plugins: platform.plugins });
 
   let closing = false;
   const shutdown = (signal: string): void => {

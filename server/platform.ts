@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from './db/connection.ts';
+import type { ServerClock } from './http/deps.ts';
+import { resolveToken } from './http/auth.ts';
+import { createMarketSource } from './market/createSource.ts';
+import type { MarketSource } from './market/source.ts';
+import { marketPlugin } from './market/plugin.ts';
+import { createUserEventBus } from './ws/userBus.ts';
+import type { UserEventBus } from './ws/userBus.ts';
+import { userSocketPlugin } from './ws/userSocket.ts';
+
+/** The live parts of the platform beside the /api/user routes: the market source and both sockets. */
+export interface Platform {
+  source: MarketSource;
+  bus: UserEventBus;
+  /** Route plugins for `buildApp({ plugins })`. */
+  plugins: FastifyPluginAsync[];
+}
+
+/**
+ * Builds the market source (MARKET_SOURCE, MARKET_SEED, ...) on the same clock that drives it, the
+ * user event bus, and the plugins for /api/market/*, /api/ws/market and /api/ws/user.
+ */
+export function createPlatform({ db, clock }: { db: Db; clock: ServerClock }): Platform {
+  const source = createMarketSource(clock.now());
+  const bus = createUserEventBus((err) => console.error('user bus listener failed', err));
+  const plugins: FastifyPluginAsync[] = [
+    async (app) => {
+      await app.register(marketPlugin, { source, clock });
+    },
+    async (app) => {
+      await app.register(userSocketPlugin, {
+        bus,
+        clock,
+        authenticate: async (token: string) => {
+          const auth = await resolveToken(db, token, clock.now());
+          return auth ? { userId: auth.user.id } : null;
+        },
+      });
+    },
+  ];
+  return { source, bus, plugins };
+}
