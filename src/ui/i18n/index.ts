@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import type { Storage } from '../../ports/types.ts';
 import type { FeatureResources } from './defineResources.ts';
 import { FALLBACK_LANG, LANG_STORAGE_KEY, LANGUAGES, htmlLangOf, parseLang, type Lang } from './languages.ts';
+import { assets } from './resources/assets.ts';
 import { auth } from './resources/auth.ts';
 import { common } from './resources/common.ts';
 import { home } from './resources/home.ts';
@@ -22,6 +23,7 @@ export const FEATURES = {
   home,
   market,
   settings,
+  assets,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;
