@@ -1,3 +1,4 @@
 export * from './envelope.ts';
 export * from './user.ts';
 export * from './market.ts';
+export * from './trading.ts';

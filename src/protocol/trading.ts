@@ -1,0 +1,324 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './envelope.ts';
+import { contractKindSchema } from './market.ts';
+
+/**
+ * Futures trading and wallet protocol (issue 4): REST bodies, DTOs and the user-socket frames.
+ *
+ * Units:
+ * - money (balances, margin, fees, PnL) is a decimal STRING with the coin's fixed decimals
+ *   (USDT: 6), computed on the server in integer minor units, never in binary floating point;
+ * - prices and quantities are JSON numbers already on the instrument's tick / step;
+ * - times are Unix milliseconds.
+ * Formulas (margin, liquidation price, margin ratio, fees, funding): docs/TRADING.md.
+ */
+
+/** SPEC §5 messages and the other rejections the trading calls answer with (envelope `msg`). */
+export const TRADE_MSG = {
+  transferAmountRequired: 'Please fill in the transfer amount',
+  insufficientBalance: 'Insufficient Balance',
+  sameWallet: 'Please choose two different accounts',
+  limitPriceRequired: 'Please enter the limit order price!',
+  /** Followed by the instrument's minimum, e.g. 'Min order quantity:0.001'. */
+  minOrderQuantity: 'Min order quantity:',
+  /** Followed by the instrument's maximum. */
+  maxOrderQuantity: 'Max order quantity:',
+  /** Followed by the step, e.g. 'Order quantity must be a multiple of 0.001'. */
+  qtyStep: 'Order quantity must be a multiple of ',
+  /** Followed by `${min}-${max}`, e.g. 'Leverage must be between 1-125'. */
+  leverageRange: 'Leverage must be between ',
+  priceStep: 'Price must be a multiple of ',
+  unknownSymbol: 'Unknown symbol',
+  contractNotListed: 'This contract is not available for the symbol',
+  noPrice: 'No market price yet, please try again',
+  noPosition: 'No open position',
+  closeQtyTooLarge: 'Close quantity exceeds the position size',
+  tpInvalid: 'Invalid take-profit price',
+  slInvalid: 'Invalid stop-loss price',
+  orderNotFound: 'Order not found',
+  orderNotPending: 'Only pending orders can be canceled',
+  clientOrderIdConflict: 'clientOrderId already used for a different order',
+} as const;
+
+export const WALLETS = ['fund', 'spot', 'std', 'perp', 'copy'] as const;
+export const walletSchema = z.enum(WALLETS);
+export type WalletType = z.infer<typeof walletSchema>;
+
+/** Ledger entry types (SPEC §4). Meaning of each in the futures flow: docs/TRADING.md. */
+export const LEDGER_ENTRY_TYPES = [
+  'ADMIN_ADJUST', 'ADMIN_DEDUCTION', 'CONTRACT_OPEN', 'CONTRACT_OPEN_FEE', 'CONTRACT_TRADE', 'CONTRACT_CANCEL',
+  'CONTRACT_CLOSE', 'CONTRACT_CLOSE_FEE', 'CONTRACT_MARGIN_UNLOCK', 'WALLET_TRANSFER_OUT', 'WALLET_TRANSFER_IN',
+  'EXCHANGE_DEDUCTION', 'EXCHANGE_RECEIVED', 'TRADE_COMMISSION', 'FUNDING_FEE', 'OVERNIGHT_FEE',
+] as const;
+export const ledgerEntryTypeSchema = z.enum(LEDGER_ENTRY_TYPES);
+export type LedgerEntryType = z.infer<typeof ledgerEntryTypeSchema>;
+
+/** A decimal string such as '12.5' or '-0.000001'. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+// ---------------------------------------------------------------- wallets
+
+/**
+ * One wallet balance. `available` can be spent or transferred; `frozen` is margin locked by
+ * pending open orders and open positions of that wallet (std / perp); `total = available + frozen`.
+ */
+export interface Balance {
+  wallet: WalletType;
+  coin: string;
+  available: string;
+  frozen: string;
+  total: string;
+}
+
+/** Amount fields accept a decimal string or a number; empty / missing / zero → the SPEC §5 message. */
+const transferAmountSchema = z
+  .union([z.string(), z.number()], { error: TRADE_MSG.transferAmountRequired })
+  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+  .refine((s) => s !== '' && DECIMAL.test(s) && !s.startsWith('-') && Number(s) > 0, {
+    message: TRADE_MSG.transferAmountRequired,
+  });
+
+/** POST /api/wallet/transfer: move `amount` of `coin` between two of the caller's wallets. */
+export const transferBody = z
+  .object({
+    from: walletSchema,
+    to: walletSchema,
+    coin: z.string().trim().toUpperCase().min(1).max(16).default('USDT'),
+    amount: transferAmountSchema,
+  })
+  .refine((b) => b.from !== b.to, { message: TRADE_MSG.sameWallet, path: ['to'] });
+export type TransferBody = z.input<typeof transferBody>;
+
+/** What a successful transfer answers: both balances after the move. */
+export interface TransferResult {
+  from: Balance;
+  to: Balance;
+}
+
+/** One ledger row of the caller (transaction history). `amount` is signed. */
+export interface LedgerEntry {
+  id: number;
+  wallet: WalletType;
+  coin: string;
+  type: LedgerEntryType;
+  amount: string;
+  balanceAfter: string;
+  /** Groups the legs of one posting; for trading entries the order or position id. */
+  ref: string;
+  /** The pair a trading entry belongs to, '' otherwise. */
+  symbol: string;
+  time: number;
+}
+
+const timeFilter = {
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().nonnegative().optional(),
+};
+
+/** GET /api/wallet/ledger query. */
+export const ledgerQuery = pageQuerySchema.extend({
+  wallet: walletSchema.optional(),
+  coin: z.string().trim().toUpperCase().min(1).max(16).optional(),
+  type: ledgerEntryTypeSchema.optional(),
+  symbol: z.string().trim().toUpperCase().min(1).max(32).optional(),
+  ...timeFilter,
+});
+export type LedgerQuery = z.input<typeof ledgerQuery>;
+
+// ---------------------------------------------------------------- orders
+
+export const ORDER_KINDS = ['limitOpen', 'limitTakeProfit', 'limitStopLoss', 'marketOpen', 'marketClose'] as const;
+export const orderKindSchema = z.enum(ORDER_KINDS);
+export type OrderKind = z.infer<typeof orderKindSchema>;
+export const orderSideSchema = z.enum(['buy', 'sell']);
+export type TradeSide = z.infer<typeof orderSideSchema>;
+export const orderStatusSchema = z.enum(['pending', 'filled', 'canceled']);
+export type TradeOrderStatus = z.infer<typeof orderStatusSchema>;
+
+/**
+ * An order. Open kinds (limitOpen, marketOpen): `buy` opens/adds to a long, `sell` a short.
+ * Reduce kinds (limitTakeProfit, limitStopLoss, marketClose) close part or all of `positionId`
+ * and have the side opposite to the position. `price` is the limit / trigger price (the fill price
+ * for market orders once filled, 0 before). `fee` and `realizedPnl` are decimal strings.
+ */
+export interface Order {
+  id: string;
+  clientOrderId: string;
+  symbol: string;
+  contract: 'perp' | 'std';
+  kind: OrderKind;
+  side: TradeSide;
+  price: number;
+  qty: number;
+  leverage: number;
+  status: TradeOrderStatus;
+  executedQty: number;
+  avgPrice: number;
+  fee: string;
+  realizedPnl: string;
+  /** Margin locked by this order while pending (open kinds), decimal string. */
+  margin: string;
+  positionId: string | null;
+  /** Take-profit / stop-loss to attach to the position once an open order fills; null when none. */
+  tp: number | null;
+  sl: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const positiveNumber = (msg: string) =>
+  z.union([z.number(), z.string().trim()], { error: msg }).transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : v === '' ? NaN : Number(v);
+    if (!Number.isFinite(n) || n <= 0) {
+      ctx.addIssue({ code: 'custom', message: msg });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const optionalTrigger = (msg: string) =>
+  z.union([positiveNumber(msg), z.null(), z.literal('')]).optional().transform((v) => (v === '' || v === undefined ? null : v));
+
+/**
+ * POST /api/trade/order. `clientOrderId` makes placement idempotent per user: a retry with the
+ * same id answers the order already placed and never opens twice.
+ * - limitOpen: `price` required ('Please enter the limit order price!').
+ * - marketOpen: `price` ignored; fills at once at the market engine's price.
+ * - limitTakeProfit / limitStopLoss: `price` is the trigger, `qty` at most the position size.
+ * - marketClose: closes `qty` of the position at the market price.
+ * Quantity, step and leverage are checked against the instrument's rules (messages in TRADE_MSG).
+ */
+export const placeOrderBody = z.object({
+  clientOrderId: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/),
+  symbol: z.string().trim().toUpperCase().min(1).max(32),
+  contract: contractKindSchema,
+  kind: orderKindSchema,
+  side: orderSideSchema,
+  price: z.union([z.number(), z.string(), z.null()]).optional(),
+  qty: positiveNumber(TRADE_MSG.minOrderQuantity),
+  leverage: z.coerce.number().int().min(1).max(1000).default(10),
+  tp: optionalTrigger(TRADE_MSG.tpInvalid),
+  sl: optionalTrigger(TRADE_MSG.slInvalid),
+});
+export type PlaceOrderBody = z.input<typeof placeOrderBody>;
+export type PlaceOrderParsed = z.output<typeof placeOrderBody>;
+
+/** POST /api/trade/order/cancel: by server id or by client order id. */
+export const cancelOrderBody = z
+  .object({ orderId: z.string().min(1).max(64).optional(), clientOrderId: z.string().min(1).max(64).optional() })
+  .refine((b) => b.orderId !== undefined || b.clientOrderId !== undefined, { message: TRADE_MSG.orderNotFound });
+export type CancelOrderBody = z.input<typeof cancelOrderBody>;
+
+/** GET /api/trade/orders/open and /api/trade/orders/history. `type` filters the order kind. */
+export const ordersQuery = pageQuerySchema.extend({
+  symbol: z.string().trim().toUpperCase().min(1).max(32).optional(),
+  contract: contractKindSchema.optional(),
+  type: orderKindSchema.optional(),
+  status: orderStatusSchema.optional(),
+  side: orderSideSchema.optional(),
+  ...timeFilter,
+});
+export type OrdersQuery = z.input<typeof ordersQuery>;
+
+/** One execution (trade history row). `fee` and `realizedPnl` are decimal strings. */
+export interface Fill {
+  id: number;
+  orderId: string;
+  positionId: string;
+  symbol: string;
+  contract: 'perp' | 'std';
+  kind: OrderKind | 'liquidation';
+  side: TradeSide;
+  price: number;
+  qty: number;
+  fee: string;
+  realizedPnl: string;
+  time: number;
+}
+
+/** GET /api/trade/fills. */
+export const fillsQuery = pageQuerySchema.extend({
+  symbol: z.string().trim().toUpperCase().min(1).max(32).optional(),
+  contract: contractKindSchema.optional(),
+  type: z.union([orderKindSchema, z.literal('liquidation')]).optional(),
+  ...timeFilter,
+});
+export type FillsQuery = z.input<typeof fillsQuery>;
+
+// ---------------------------------------------------------------- positions
+
+/**
+ * An open isolated-margin position; one-way, so at most one per (user, symbol, contract).
+ * Money fields are decimal strings; `marginRatio` and `returnPct` are plain ratios/percent numbers
+ * for display (returnPct 12.5 = +12.5 %), derived from the exact values.
+ */
+export interface Position {
+  id: string;
+  symbol: string;
+  contract: 'perp' | 'std';
+  side: 'long' | 'short';
+  qty: number;
+  entryPrice: number;
+  markPrice: number;
+  liquidationPrice: number;
+  margin: string;
+  /** (margin + unrealizedPnl) / (qty × markPrice); liquidated when it falls to mMarginRatio. */
+  marginRatio: number;
+  unrealizedPnl: string;
+  returnPct: number;
+  tp: number | null;
+  sl: number | null;
+  leverage: number;
+  openedAt: number;
+  updatedAt: number;
+}
+
+/** GET /api/trade/positions query. */
+export const positionsQuery = z.object({
+  symbol: z.string().trim().toUpperCase().min(1).max(32).optional(),
+  contract: contractKindSchema.optional(),
+});
+
+/** POST /api/trade/position/tpsl: sets (number) or clears (null) the TP and SL of a position. */
+export const tpslBody = z.object({
+  positionId: z.string().min(1).max(64),
+  tp: optionalTrigger(TRADE_MSG.tpInvalid),
+  sl: optionalTrigger(TRADE_MSG.slInvalid),
+});
+export type TpslBody = z.input<typeof tpslBody>;
+
+/** POST /api/trade/position/close: market-closes `qty` (default the whole position). */
+export const closePositionBody = z.object({
+  positionId: z.string().min(1).max(64),
+  qty: positiveNumber(TRADE_MSG.minOrderQuantity).optional(),
+  clientOrderId: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
+});
+export type ClosePositionBody = z.input<typeof closePositionBody>;
+
+// ---------------------------------------------------------------- user socket
+
+/**
+ * Frames on GET /api/ws/user after auth. A `position` frame with `closed: true` means the
+ * position no longer exists (closed, liquidated); otherwise it replaces the previous one by id.
+ */
+export type TradeUserFrame =
+  | { type: 'order'; data: Order }
+  | { type: 'position'; data: Position & { closed: boolean } }
+  | { type: 'balance'; data: Balance };
+
+// ---------------------------------------------------------------- paths
+
+/** REST paths of the trading and wallet calls. */
+export const TRADING_PATHS = {
+  balances: '/api/wallet/balances',
+  transfer: '/api/wallet/transfer',
+  ledger: '/api/wallet/ledger',
+  placeOrder: '/api/trade/order',
+  cancelOrder: '/api/trade/order/cancel',
+  openOrders: '/api/trade/orders/open',
+  orderHistory: '/api/trade/orders/history',
+  fills: '/api/trade/fills',
+  positions: '/api/trade/positions',
+  closePosition: '/api/trade/position/close',
+  tpsl: '/api/trade/position/tpsl',
+} as const;
