@@ -10,6 +10,7 @@ import { home } from './resources/home.ts';
 import { market } from './resources/market.ts';
 import { settings } from './resources/settings.ts';
 import { shell } from './resources/shell.ts';
+import { trade } from './resources/trade.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -24,6 +25,7 @@ export const FEATURES = {
   market,
   settings,
   assets,
+  trade,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

@@ -1,0 +1,178 @@
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  HistogramSeries,
+  LineSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type SeriesType,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
+import type { Candle } from '../../../protocol/market.ts';
+import type { IndicatorName, MainIndicatorName, SubIndicatorName } from '../../../indicators/registry.ts';
+import { diffCandles, indicatorLines, toBar, toVolume, type ChartPalette } from './chartData.ts';
+
+/** Colours the chart needs from the theme (read from CSS variables by the caller). */
+export interface ChartTheme {
+  background: string;
+  text: string;
+  grid: string;
+  border: string;
+}
+
+export interface CandleChartProps {
+  candles: readonly Candle[];
+  pricePrecision: number;
+  tickSize: number;
+  palette: ChartPalette;
+  theme: ChartTheme;
+  /** Overlays on the price pane (SPEC §9 main indicators). */
+  main: readonly MainIndicatorName[];
+  /** One oscillator in its own pane below (SPEC §9 sub indicators); VOL by default. */
+  sub: SubIndicatorName | null;
+  /** Increase to scroll back to the newest candle (after a symbol or interval switch). */
+  resetKey: string;
+}
+
+type AnySeries = ISeriesApi<SeriesType>;
+interface Overlay {
+  name: IndicatorName;
+  key: string;
+  series: AnySeries;
+}
+
+const asTime = (s: number) => s as UTCTimestamp as Time;
+
+/**
+ * The candle chart (lightweight-charts 5): candles on pane 0 with translucent volume bars at
+ * its bottom, the chosen main indicators as overlays, and the chosen sub indicator in pane 1.
+ *
+ * Update path: a live kline that only changes or appends the last candle costs one
+ * `series.update` per series (see {@link diffCandles}); indicator overlays are recomputed and
+ * set in full, which for 1 500 candles stays well under a frame (bench/chart.bench.ts). The
+ * caller coalesces frames to animation frames, so at most one update runs per frame.
+ */
+export function CandleChart(props: CandleChartProps) {
+  const { candles, pricePrecision, tickSize, palette, theme, main, sub, resetKey } = props;
+  const host = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<IChartApi | null>(null);
+  const candleRef = useRef<ISeriesApi<'Candlestick'> | null>(null);
+  const volumeRef = useRef<ISeriesApi<'Histogram'> | null>(null);
+  const overlays = useRef<Overlay[]>([]);
+  const candlesRef = useRef(candles);
+  candlesRef.current = candles;
+  const [overlayVersion, setOverlayVersion] = useState(0);
+  const prevCandles = useRef<readonly Candle[]>([]);
+
+  // Create once; destroy on unmount.
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const chart = createChart(el, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false }, rightPriceScale: { borderVisible: false } });
+    chartRef.current = chart;
+    candleRef.current = chart.addSeries(CandlestickSeries, { priceLineVisible: true });
+    volumeRef.current = chart.addSeries(HistogramSeries, { priceScaleId: 'vol', priceFormat: { type: 'volume' }, lastValueVisible: false, priceLineVisible: false });
+    chart.priceScale('vol').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    return () => {
+      chart.remove();
+      chartRef.current = null;
+      candleRef.current = null;
+      volumeRef.current = null;
+      overlays.current = [];
+      prevCandles.current = [];
+    };
+  }, []);
+
+  // Theme and colours.
+  useEffect(() => {
+    chartRef.current?.applyOptions({
+      layout: { background: { type: ColorType.Solid, color: theme.background }, textColor: theme.text, panes: { separatorColor: theme.border } },
+      grid: { vertLines: { color: theme.grid }, horzLines: { color: theme.grid } },
+    });
+    candleRef.current?.applyOptions({
+      upColor: palette.up,
+      downColor: palette.down,
+      borderUpColor: palette.up,
+      borderDownColor: palette.down,
+      wickUpColor: palette.up,
+      wickDownColor: palette.down,
+      priceFormat: { type: 'price', precision: pricePrecision, minMove: tickSize },
+    });
+    prevCandles.current = []; // volume colours depend on the palette: redraw in full
+  }, [theme, palette, pricePrecision, tickSize]);
+
+  // Candles and volume: incremental when possible.
+  useEffect(() => {
+    const cs = candleRef.current;
+    const vs = volumeRef.current;
+    if (!cs || !vs) return;
+    const change = diffCandles(prevCandles.current, candles);
+    prevCandles.current = candles;
+    const last = candles[candles.length - 1];
+    if (change.kind === 'none') return;
+    if ((change.kind === 'last' || change.kind === 'append') && last) {
+      const b = toBar(last);
+      cs.update({ ...b, time: asTime(b.time) });
+      const v = toVolume(last, palette);
+      vs.update({ ...v, time: asTime(v.time) });
+      return;
+    }
+    cs.setData(candles.map((c) => { const b = toBar(c); return { ...b, time: asTime(b.time) }; }));
+    vs.setData(candles.map((c) => { const v = toVolume(c, palette); return { ...v, time: asTime(v.time) }; }));
+  }, [candles, palette, theme]);
+
+  useEffect(() => {
+    chartRef.current?.timeScale().scrollToRealTime();
+  }, [resetKey]);
+
+  // Indicators: series are rebuilt when the selection or colours change ...
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    for (const o of overlays.current) chart.removeSeries(o.series);
+    overlays.current = [];
+    while (chart.panes().length > 1) chart.removePane(chart.panes().length - 1);
+    const add = (name: IndicatorName, pane: number) => {
+      for (const line of indicatorLines(name, candlesRef.current, palette)) {
+        const color = palette.lines[line.colorIndex % palette.lines.length] ?? theme.text;
+        const common = { priceLineVisible: false, lastValueVisible: false, title: line.label };
+        const series: AnySeries =
+          line.style === 'histogram'
+            ? chart.addSeries(HistogramSeries, common, pane)
+            : chart.addSeries(
+                LineSeries,
+                line.style === 'dots'
+                  ? { ...common, color, lineVisible: false, pointMarkersVisible: true, pointMarkersRadius: 1.5, crosshairMarkerVisible: false }
+                  : { ...common, color, lineWidth: 1, crosshairMarkerVisible: false },
+                pane,
+              );
+        overlays.current.push({ name, key: line.key, series });
+      }
+    };
+    for (const name of main) add(name, 0);
+    if (sub) {
+      add(sub, 1);
+      chart.panes()[0]?.setStretchFactor(3);
+      chart.panes()[1]?.setStretchFactor(1);
+    }
+    setOverlayVersion((v) => v + 1);
+  }, [main, sub, palette, theme]);
+
+  // ... and their data refreshed on every candle change.
+  useEffect(() => {
+    const names = [...new Set(overlays.current.map((o) => o.name))];
+    for (const name of names) {
+      const lines = indicatorLines(name, candles, palette);
+      for (const o of overlays.current) {
+        if (o.name !== name) continue;
+        const line = lines.find((l) => l.key === o.key);
+        if (line) o.series.setData(line.data.map((p) => ({ ...p, time: asTime(p.time) })));
+      }
+    }
+  }, [candles, palette, overlayVersion]);
+
+  return <div ref={host} className="rf-chart" data-testid="candle-chart" />;
+}

@@ -1,0 +1,107 @@
+import type { Candle } from '../../../protocol/market.ts';
+import { INDICATORS, type IndicatorName, type SeriesStyle } from '../../../indicators/registry.ts';
+
+/**
+ * Pure conversions from candles and indicator outputs to lightweight-charts data. Kept apart
+ * from the React component so they are tested in node (the chart itself needs a real canvas).
+ * Times are UTC seconds (lightweight-charts' `UTCTimestamp`); candles carry unix ms.
+ */
+
+export interface BarPoint {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+export interface ValuePoint {
+  time: number;
+  value: number;
+  color?: string;
+}
+
+/** One drawable line or histogram of an indicator. */
+export interface IndicatorLine {
+  key: string;
+  label: string;
+  style: SeriesStyle;
+  /** Index of the output within its indicator: picks the line colour from the palette. */
+  colorIndex: number;
+  data: ValuePoint[];
+}
+
+/** Colours for up/down bars and the indicator lines (cycled). */
+export interface ChartPalette {
+  up: string;
+  down: string;
+  lines: readonly string[];
+}
+
+/** Candle open time (ms) → chart time (s). */
+export const toChartTime = (ms: number): number => Math.floor(ms / 1000);
+
+export function toBar(c: Candle): BarPoint {
+  return { time: toChartTime(c.t), open: c.o, high: c.h, low: c.l, close: c.c };
+}
+
+/** Volume bars coloured by the candle's direction, translucent so they sit behind the price. */
+export function toVolume(c: Candle, palette: ChartPalette): ValuePoint {
+  return { time: toChartTime(c.t), value: c.v, color: withAlpha(c.c >= c.o ? palette.up : palette.down, 0.45) };
+}
+
+/** `#rrggbb` + alpha → `rgba(...)`; anything else is returned unchanged. */
+export function withAlpha(color: string, alpha: number): string {
+  const m = /^#?([0-9a-f]{6})$/i.exec(color.trim());
+  if (!m || m[1] === undefined) return color;
+  const n = parseInt(m[1], 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+/**
+ * The drawable lines of one indicator over `candles` with default parameters: warm-up nulls are
+ * dropped (lightweight-charts wants no holes at the start), histograms are coloured by sign
+ * (MACD) or by rise against the previous value (VOL, AO).
+ */
+export function indicatorLines(name: IndicatorName, candles: readonly Candle[], palette: ChartPalette): IndicatorLine[] {
+  const def = INDICATORS[name];
+  const out = def.compute(candles);
+  const params = def.params.map((p) => p.default);
+  return def.outputs.map((spec, i) => {
+    const series = out[spec.key] ?? [];
+    const data: ValuePoint[] = [];
+    let prev: number | null = null;
+    for (let j = 0; j < series.length; j++) {
+      const v = series[j];
+      const c = candles[j];
+      if (v === null || v === undefined || c === undefined) continue;
+      const p: ValuePoint = { time: toChartTime(c.t), value: v };
+      if (spec.style === 'histogram') {
+        const rising = name === 'MACD' ? v >= 0 : name === 'VOL' ? c.c >= c.o : prev === null || v >= prev;
+        p.color = withAlpha(rising ? palette.up : palette.down, 0.7);
+      }
+      data.push(p);
+      prev = v;
+    }
+    return { key: spec.key, label: spec.label(params), style: spec.style, colorIndex: i, data };
+  });
+}
+
+/** How a candle list changed from the previous render: lets the chart call `update` instead of `setData`. */
+export type CandleChange = { kind: 'none' } | { kind: 'reset' } | { kind: 'last' } | { kind: 'append' };
+
+/**
+ * Compares two candle arrays cheaply: same first candle and length → only the last one may
+ * have changed; one longer with the same first → a new candle was appended; anything else
+ * (symbol or interval switch, history merge, trimming) → full reset.
+ */
+export function diffCandles(prev: readonly Candle[], next: readonly Candle[]): CandleChange {
+  if (prev === next) return { kind: 'none' };
+  if (prev.length === 0 || next.length === 0 || prev[0]?.t !== next[0]?.t) return { kind: 'reset' };
+  if (next.length === prev.length) {
+    for (let i = next.length - 2; i >= Math.max(0, next.length - 3); i--) if (prev[i] !== next[i]) return { kind: 'reset' };
+    return prev[prev.length - 1] === next[next.length - 1] ? { kind: 'none' } : { kind: 'last' };
+  }
+  if (next.length === prev.length + 1 && prev[prev.length - 1]?.t === next[next.length - 2]?.t) return { kind: 'append' };
+  return { kind: 'reset' };
+}

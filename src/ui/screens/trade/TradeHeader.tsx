@@ -1,0 +1,56 @@
+import { useTranslation } from 'react-i18next';
+import { formatAbbreviated, formatNumber, formatPercent } from '../../../format/number.ts';
+import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
+import type { TickerState } from '../../../streams/ticker.ts';
+import { PairSwitcher } from './PairSwitcher.tsx';
+
+/** Pair switcher plus the 24 h ticker of the pair (last, change, high, low, volume, funding). */
+export function TradeHeader({ symbol, contract, symbols, info, ticker, onPick }: { symbol: string; contract: ContractKind; symbols: readonly SymbolInfo[] | null; info: SymbolInfo | null; ticker: TickerState; onPick: (s: string) => void }) {
+  const { t } = useTranslation('trade');
+  const tk = ticker.ticker;
+  const pp = info?.pricePrecision ?? 2;
+  const up = (tk?.changePct ?? 0) >= 0;
+  return (
+    <header className="rf-th">
+      <PairSwitcher symbol={symbol} symbols={symbols} onPick={onPick} />
+      <span className="rf-th-kind">{t(contract === 'perp' ? 'perpetual' : 'standard')}</span>
+      <strong className={`rf-th-last rf-num ${up ? 'rf-up' : 'rf-down'}`} data-testid="last-price">
+        {tk ? formatNumber(tk.last, pp) : '--'}
+      </strong>
+      <dl className="rf-th-stats">
+        <div>
+          <dt>{t('change24h')}</dt>
+          <dd className={`rf-num ${up ? 'rf-up' : 'rf-down'}`}>{tk ? formatPercent(tk.changePct) : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t('high24h')}</dt>
+          <dd className="rf-num">{tk ? formatNumber(tk.high, pp) : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t('low24h')}</dt>
+          <dd className="rf-num">{tk ? formatNumber(tk.low, pp) : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t('vol24h')}</dt>
+          <dd className="rf-num">{tk ? formatAbbreviated(tk.volume) : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t('turnover24h')}</dt>
+          <dd className="rf-num">{tk ? formatAbbreviated(tk.quoteVolume) : '--'}</dd>
+        </div>
+        {tk?.mark !== undefined && (
+          <div>
+            <dt>{t('markPrice')}</dt>
+            <dd className="rf-num">{formatNumber(tk.mark, pp)}</dd>
+          </div>
+        )}
+        {info && (
+          <div>
+            <dt>{t(contract === 'perp' ? 'fundingRate' : 'overnightFee')}</dt>
+            <dd className="rf-num">{formatPercent((contract === 'perp' ? info.fundingRateRatio : info.overnightFeeRatio) * 100, 4).replace('+', '')}</dd>
+          </div>
+        )}
+      </dl>
+    </header>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ApiClient } from '../../../api/client.ts';
+import { ApiError, NetworkError } from '../../../api/client.ts';
+import type { OrderAck, PlaceFailure, PlaceOrderRequest } from '../../../machines/orderMachine.ts';
+import type { Page } from '../../../protocol/envelope.ts';
+import type { ContractKind } from '../../../protocol/market.ts';
+import { TRADING_PATHS, type Balance, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../../../protocol/trading.ts';
+
+/**
+ * The trade screen's calls to the trading REST API (src/protocol/trading.ts, docs/TRADING.md),
+ * bound to the recorded ApiClient. Paths in TRADING_PATHS start with /api; the client adds it.
+ */
+
+/** TRADING_PATHS without the /api prefix the ApiClient adds itself. */
+const path = (p: string) => p.replace(/^\/api/, '');
+
+/** How many history rows the screen loads (one page, newest first). */
+export const HISTORY_PAGE_SIZE = 50;
+
+/** The rows of a paged answer (`Page.list`), or the answer itself when the call is not paged. */
+export function listOf<T>(data: Page<T> | T[]): T[] {
+  return Array.isArray(data) ? data : data.list;
+}
+
+/** Rejections of `placeOrder` as the order machine expects them (network failures may be retried). */
+export function placeFailure(e: unknown): PlaceFailure {
+  if (e instanceof NetworkError) return { kind: 'network', msg: e.message || 'Error' };
+  if (e instanceof ApiError) return { kind: 'rejected', msg: e.msg };
+  const msg = typeof e === 'object' && e !== null && typeof (e as { msg?: unknown }).msg === 'string' ? (e as { msg: string }).msg : 'Error';
+  return { kind: 'rejected', msg };
+}
+
+/** The POST body of an open order (limitOpen / marketOpen) from the machine's request. */
+export function placeOrderBodyOf(req: PlaceOrderRequest, contract: ContractKind): PlaceOrderBody {
+  const body: PlaceOrderBody = {
+    clientOrderId: req.clientOrderId,
+    symbol: req.symbol,
+    contract,
+    kind: req.type === 'limit' ? 'limitOpen' : 'marketOpen',
+    side: req.side,
+    qty: req.qty,
+    leverage: req.leverage,
+  };
+  if (req.type === 'limit' && req.price !== undefined) body.price = req.price;
+  if (req.tp !== undefined) body.tp = req.tp;
+  if (req.sl !== undefined) body.sl = req.sl;
+  return body;
+}
+
+/** The trading calls of one contract kind (its wallet is the contract kind: perp or std). */
+export function tradingApi(api: ApiClient, contract: ContractKind) {
+  const list = { contract, page: 1, pageSize: HISTORY_PAGE_SIZE };
+  return {
+    async placeOrder(req: PlaceOrderRequest, signal?: AbortSignal): Promise<OrderAck> {
+      try {
+        const o = await api.post<Order>(path(TRADING_PATHS.placeOrder), placeOrderBodyOf(req, contract), signal ? { signal } : {});
+        return { orderId: String(o.id), status: o.status };
+      } catch (e) {
+        throw placeFailure(e);
+      }
+    },
+    /** The USDT balance of the contract's wallet (zero when the wallet has none yet). */
+    async balance(): Promise<Balance> {
+      const all = await api.get<Balance[]>(path(TRADING_PATHS.balances), { wallet: contract });
+      return all.find((b) => b.wallet === contract && b.coin === 'USDT') ?? { wallet: contract, coin: 'USDT', available: '0', frozen: '0', total: '0' };
+    },
+    positions: () => api.get<Page<Position> | Position[]>(path(TRADING_PATHS.positions), { contract }).then(listOf),
+    openOrders: () => api.get<Page<Order> | Order[]>(path(TRADING_PATHS.openOrders), list).then(listOf),
+    orderHistory: () => api.get<Page<Order> | Order[]>(path(TRADING_PATHS.orderHistory), list).then(listOf),
+    fills: () => api.get<Page<Fill> | Fill[]>(path(TRADING_PATHS.fills), list).then(listOf),
+    ledger: () => api.get<Page<LedgerEntry> | LedgerEntry[]>(path(TRADING_PATHS.ledger), { wallet: contract, page: 1, pageSize: HISTORY_PAGE_SIZE }).then(listOf),
+    cancelOrder: (orderId: string) => api.post<Order>(path(TRADING_PATHS.cancelOrder), { orderId }),
+    closePosition: (positionId: string, clientOrderId: string) => api.post<Order>(path(TRADING_PATHS.closePosition), { positionId, clientOrderId }),
+    setTpSl: (positionId: string, tp: number | null, sl: number | null) => api.post<Position>(path(TRADING_PATHS.tpsl), { positionId, tp, sl }),
+  };
+}
+
+export type TradingApi = ReturnType<typeof tradingApi>;
+export type { Balance, Fill, LedgerEntry, Order, Position };
