@@ -1,0 +1,154 @@
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { errorMessage } from '../../../api/client.ts';
+import { TRADING_PATHS, WALLETS, type TransferResult, type WalletType } from '../../../protocol/trading.ts';
+import { useApi } from '../../app/AppCoreProvider.tsx';
+import { availableOf, coinsOf, type BalanceBook } from '../../screens/assets/assetsModel.ts';
+import { sanitizeAmountInput } from '../../screens/assets/decimal.ts';
+import { formatCoinAmount, inputDecimals, trimDecimal } from '../../screens/assets/money.ts';
+import { apiPath } from '../../screens/assets/useAccountData.ts';
+import { Button } from '../Button.tsx';
+import { Modal } from '../Modal.tsx';
+import { chooseFrom, chooseTo, serverMessageKey, swapWallets, validateTransfer, type TransferDraft, type TransferError } from './transferForm.ts';
+import { WALLET_LABEL } from './walletLabels.ts';
+import './transfer.css';
+
+export interface TransferDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** Live balances (the dialog reads `available` from it as frames arrive). */
+  book: BalanceBook;
+  /** Called after a successful transfer, before closing (refresh the balances). */
+  onDone?: (result: TransferResult) => void;
+  from?: WalletType;
+  to?: WalletType;
+  coin?: string;
+}
+
+type Shown = { kind: 'key'; key: TransferError } | { kind: 'text'; text: string } | null;
+
+/**
+ * The wallet transfer dialog: from/to selects with a swap button, coin, amount with Max and the
+ * available balance. SPEC §5 messages are checked before posting and also mapped from the
+ * server's answer. Success: the server msg as a toast, `onDone`, close.
+ */
+export function TransferDialog(props: TransferDialogProps) {
+  const { t } = useTranslation('assets');
+  if (!props.open) return null;
+  return (
+    <Modal open onClose={props.onClose} title={t('transferTitle')} width={460}>
+      <TransferForm {...props} />
+    </Modal>
+  );
+}
+
+function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin = 'USDT' }: TransferDialogProps) {
+  const { t } = useTranslation(['assets', 'common']);
+  const api = useApi();
+  const [draft, setDraft] = useState<TransferDraft>({ from, to: to === from ? (from === 'fund' ? 'perp' : 'fund') : to, coin, amount: '' });
+  const [shown, setShown] = useState<Shown>(null);
+  const available = availableOf(book, draft.from, draft.coin);
+  const update = (d: TransferDraft) => {
+    setDraft(d);
+    setShown(null);
+  };
+
+  const submit = useCallback(async () => {
+    const err = validateTransfer(draft, available);
+    if (err) {
+      setShown({ kind: 'key', key: err });
+      return;
+    }
+    try {
+      const env = await api.request<TransferResult>({ method: 'POST', path: apiPath(TRADING_PATHS.transfer), body: { ...draft } });
+      toast.success(env.msg || t('transferDone'));
+      onDone?.(env.data);
+      onClose();
+    } catch (e: unknown) {
+      const msg = errorMessage(e);
+      const key = serverMessageKey(msg);
+      setShown(key ? { kind: 'key', key } : { kind: 'text', text: msg });
+    }
+  }, [api, available, draft, onClose, onDone, t]);
+
+  const errorText = shown === null ? null : shown.kind === 'text' ? shown.text : shown.key === 'sameWallet' ? t('assets:sameWallet') : t(`common:${shown.key}`);
+
+  return (
+    <form
+      className="transfer"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <div className="transfer__wallets">
+        <label className="transfer__field">
+          <span>{t('from')}</span>
+          <select value={draft.from} onChange={(e) => update(chooseFrom(draft, e.target.value as WalletType))} aria-label={t('from')}>
+            {WALLETS.map((w) => (
+              <option key={w} value={w}>
+                {t(WALLET_LABEL[w])}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="transfer__swap" aria-label={t('swap')} title={t('swap')} onClick={() => update(swapWallets(draft))}>
+          <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M7 4v13m0 0-3-3m3 3 3-3M17 20V7m0 0-3 3m3-3 3 3" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </button>
+        <label className="transfer__field">
+          <span>{t('to')}</span>
+          <select value={draft.to} onChange={(e) => update(chooseTo(draft, e.target.value as WalletType))} aria-label={t('to')}>
+            {WALLETS.map((w) => (
+              <option key={w} value={w}>
+                {t(WALLET_LABEL[w])}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <label className="transfer__field">
+        <span>{t('coin')}</span>
+        <select value={draft.coin} onChange={(e) => update({ ...draft, coin: e.target.value, amount: '' })} aria-label={t('coin')}>
+          {coinsOf(book).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="transfer__field">
+        <span>{t('amount')}</span>
+        <div className={`transfer__amount${errorText ? ' has-error' : ''}`}>
+          <input
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={t('amountPlaceholder')}
+            value={draft.amount}
+            aria-label={t('amount')}
+            aria-invalid={errorText ? true : undefined}
+            onChange={(e) => update({ ...draft, amount: sanitizeAmountInput(e.target.value, inputDecimals(draft.coin)) })}
+          />
+          <span className="transfer__coin">{draft.coin}</span>
+          <button type="button" className="transfer__max" onClick={() => update({ ...draft, amount: trimDecimal(available, draft.coin) })}>
+            {t('max')}
+          </button>
+        </div>
+      </label>
+      <p className="transfer__available" data-testid="transfer-available">
+        {t('availableAmount', { amount: formatCoinAmount(available, draft.coin), coin: draft.coin })}
+      </p>
+      {errorText ? (
+        <p className="transfer__error" role="alert">
+          {errorText}
+        </p>
+      ) : null}
+      <Button type="button" block size="lg" onClick={submit}>
+        {t('confirmTransfer')}
+      </Button>
+    </form>
+  );
+}

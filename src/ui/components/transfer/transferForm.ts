@@ -1,0 +1,48 @@
+import { TRADE_MSG, type WalletType } from '../../../protocol/trading.ts';
+import { compareDecimals, parseScaled } from '../../screens/assets/decimal.ts';
+
+/**
+ * Client-side checks of the transfer dialog, the same rules the server applies (SPEC §5), so the
+ * user sees the message before a request is sent. Keys are `common` / `assets` i18n keys.
+ *
+ * Invariants (property-tested): an empty, non-numeric or zero amount always gives
+ * 'transferAmountRequired'; a positive amount is accepted exactly when it is ≤ available
+ * (exact decimal comparison) and the wallets differ.
+ */
+export type TransferError = 'transferAmountRequired' | 'insufficientBalance' | 'sameWallet';
+
+export interface TransferDraft {
+  from: WalletType;
+  to: WalletType;
+  coin: string;
+  amount: string;
+}
+
+export function validateTransfer(d: TransferDraft, available: string): TransferError | null {
+  if (d.from === d.to) return 'sameWallet';
+  const v = parseScaled(d.amount);
+  if (v === null || v <= 0n) return 'transferAmountRequired';
+  if (compareDecimals(d.amount, available) > 0) return 'insufficientBalance';
+  return null;
+}
+
+/** The i18n key for a known server message, so a server rejection is shown translated too. */
+export function serverMessageKey(msg: string): TransferError | null {
+  if (msg === TRADE_MSG.transferAmountRequired) return 'transferAmountRequired';
+  if (msg === TRADE_MSG.insufficientBalance) return 'insufficientBalance';
+  if (msg === TRADE_MSG.sameWallet) return 'sameWallet';
+  return null;
+}
+
+/** Picking `next` as the source when it is the current destination swaps the two (never equal). */
+export function chooseFrom(d: TransferDraft, next: WalletType): TransferDraft {
+  return next === d.to ? { ...d, from: next, to: d.from } : { ...d, from: next };
+}
+
+export function chooseTo(d: TransferDraft, next: WalletType): TransferDraft {
+  return next === d.from ? { ...d, to: next, from: d.to } : { ...d, to: next };
+}
+
+export function swapWallets(d: TransferDraft): TransferDraft {
+  return { ...d, from: d.to, to: d.from };
+}
