@@ -31,11 +31,11 @@ export type ResyncReason =
 
 /**
  * One side of the book, sorted best first (bids descending, asks ascending), no zero quantities.
- * `data` holds `length` levels interleaved as [price, qty, seq] (stride {@link STRIDE}); entries past
- * `length * STRIDE` are spare capacity and meaningless. Never mutated once published in a state.
+ * `data` holds exactly `length` levels interleaved as [price, qty, seq] (stride {@link STRIDE}).
+ * Never mutated once published in a state (the reducer copies a side before changing it).
  */
 export interface BookSide {
-  readonly data: Float64Array;
+  readonly data: readonly number[];
   readonly length: number;
 }
 
@@ -61,24 +61,23 @@ export const STRIDE = 3;
 /** Bound of the pre-snapshot / resync buffer; older diffs are dropped first. */
 export const MAX_BUFFERED_DIFFS = 1000;
 
-const EMPTY_SIDE: BookSide = { data: new Float64Array(0), length: 0 };
+const EMPTY_SIDE: BookSide = { data: [], length: 0 };
 
 /** The book before any frame: status 'idle', no levels. */
 export function initialOrderBook(symbol: string): OrderBookState {
   return { symbol, status: 'idle', seq: -1, awaitingFirstDiff: false, bids: EMPTY_SIDE, asks: EMPTY_SIDE, buffer: [], reason: null, ts: 0, version: 0 };
 }
 
-/** A writable copy of a side with room for `extra` more levels (the reducer's private draft). */
+/** A writable copy of a side (the reducer's private draft); `data.length === length * STRIDE`. */
 interface Draft {
-  data: Float64Array;
+  data: number[];
   length: number;
 }
 
-function draftOf(side: BookSide, extra: number): Draft {
-  const n = side.length * STRIDE;
-  const data = new Float64Array(n + extra * STRIDE);
-  data.set(n === side.data.length ? side.data : side.data.subarray(0, n));
-  return { data, length: side.length };
+function draftOf(side: BookSide): Draft {
+  // NOTE: slice() of a packed double array is a memcpy; plain arrays beat typed arrays here because
+  // a fresh Float64Array per reduction costs an external ArrayBuffer allocation.
+  return { data: side.data.slice(), length: side.length };
 }
 
 /**
@@ -96,39 +95,30 @@ function setLevel(d: Draft, sign: number, price: number, qty: number, seq: numbe
     else hi = mid;
   }
   const at = lo * STRIDE;
-  const end = d.length * STRIDE;
   if (lo < d.length && data[at] === price) {
     if (qty === 0) {
-      data.copyWithin(at, at + STRIDE, end);
+      data.splice(at, STRIDE);
       d.length--;
     } else {
       data[at + 1] = qty;
       data[at + 2] = seq;
     }
   } else if (qty !== 0) {
-    if (end + STRIDE > data.length) {
-      const grown = new Float64Array(Math.max(data.length * 2, end + STRIDE * 8));
-      grown.set(data.subarray(0, end));
-      d.data = grown;
-      return setLevel(d, sign, price, qty, seq);
-    }
-    data.copyWithin(at + STRIDE, at, end);
-    data[at] = price;
-    data[at + 1] = qty;
-    data[at + 2] = seq;
+    if (lo === d.length) data.push(price, qty, seq);
+    else data.splice(at, 0, price, qty, seq);
     d.length++;
   }
 }
 
 function applyLevels(side: BookSide, levels: readonly Level[], sign: number, seq: number): Draft | null {
   if (levels.length === 0) return null;
-  const d = draftOf(side, levels.length);
+  const d = draftOf(side);
   for (const [price, qty] of levels) setLevel(d, sign, price, qty, seq);
   return d;
 }
 
 function dropTop(d: Draft): void {
-  d.data.copyWithin(0, STRIDE, d.length * STRIDE);
+  d.data.splice(0, STRIDE);
   d.length--;
 }
 
@@ -167,8 +157,8 @@ function applyUpdate(state: OrderBookState, bidLevels: readonly Level[], askLeve
   const pb = bids ?? state.bids;
   const pa = asks ?? state.asks;
   if (isCrossed(pb, pa)) {
-    bids ??= draftOf(state.bids, 0);
-    asks ??= draftOf(state.asks, 0);
+    bids ??= draftOf(state.bids);
+    asks ??= draftOf(state.asks);
     uncross(bids, asks);
   }
   return { bids: publish(bids, state.bids), asks: publish(asks, state.asks) };
