@@ -113,7 +113,10 @@ function setLevel(d: Draft, sign: number, price: number, qty: number, seq: numbe
 function applyLevels(side: BookSide, levels: readonly Level[], sign: number, seq: number): Draft | null {
   if (levels.length === 0) return null;
   const d = draftOf(side);
-  for (const [price, qty] of levels) setLevel(d, sign, price, qty, seq);
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i] as Level;
+    setLevel(d, sign, level[0], level[1], seq);
+  }
   return d;
 }
 
