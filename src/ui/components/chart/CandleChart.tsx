@@ -70,7 +70,9 @@ export function CandleChart(props: CandleChartProps) {
   // Create once; destroy on unmount.
   useEffect(() => {
     const el = host.current;
-    if (!el) return;
+    // NOTE: without ResizeObserver (jsdom) there is no layout and no canvas to draw on: the
+    // chart is left out and the rest of the screen still works (charts are tested in Playwright).
+    if (!el || typeof ResizeObserver === 'undefined') return;
     const chart = createChart(el, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false }, rightPriceScale: { borderVisible: false } });
     chartRef.current = chart;
     candleRef.current = chart.addSeries(CandlestickSeries, { priceLineVisible: true });
@@ -111,13 +113,14 @@ export function CandleChart(props: CandleChartProps) {
     if (!cs || !vs) return;
     const change = diffCandles(prevCandles.current, candles);
     prevCandles.current = candles;
-    const last = candles[candles.length - 1];
     if (change.kind === 'none') return;
-    if ((change.kind === 'last' || change.kind === 'append') && last) {
-      const b = toBar(last);
-      cs.update({ ...b, time: asTime(b.time) });
-      const v = toVolume(last, palette);
-      vs.update({ ...v, time: asTime(v.time) });
+    if (change.kind === 'tail') {
+      for (const c of candles.slice(candles.length - change.count)) {
+        const b = toBar(c);
+        cs.update({ ...b, time: asTime(b.time) });
+        const v = toVolume(c, palette);
+        vs.update({ ...v, time: asTime(v.time) });
+      }
       return;
     }
     cs.setData(candles.map((c) => { const b = toBar(c); return { ...b, time: asTime(b.time) }; }));

@@ -87,21 +87,39 @@ export function indicatorLines(name: IndicatorName, candles: readonly Candle[], 
   });
 }
 
-/** How a candle list changed from the previous render: lets the chart call `update` instead of `setData`. */
-export type CandleChange = { kind: 'none' } | { kind: 'reset' } | { kind: 'last' } | { kind: 'append' };
+/**
+ * How a candle list changed from the previous render: `tail` means only the last `count`
+ * candles are new or changed (push them in order with `series.update`), `reset` means the
+ * whole list must be set again.
+ */
+export type CandleChange = { kind: 'none' } | { kind: 'reset' } | { kind: 'tail'; count: 1 | 2 };
 
 /**
- * Compares two candle arrays cheaply: same first candle and length → only the last one may
- * have changed; one longer with the same first → a new candle was appended; anything else
- * (symbol or interval switch, history merge, trimming) → full reset.
+ * Compares two candle arrays by item identity (the candle reducer replaces only the items it
+ * changes): same length and only the last item replaced → tail 1; one candle appended, with
+ * the previous last candle kept or replaced at the same open time (its final tick may be
+ * coalesced into the same frame) → tail 1 or 2; anything else (symbol or interval switch,
+ * history merge, trimming, an older candle changed) → reset. O(n) pointer comparisons.
  */
 export function diffCandles(prev: readonly Candle[], next: readonly Candle[]): CandleChange {
   if (prev === next) return { kind: 'none' };
-  if (prev.length === 0 || next.length === 0 || prev[0]?.t !== next[0]?.t) return { kind: 'reset' };
+  if (prev.length === 0 || next.length === 0) return { kind: 'reset' };
+  const sameUpTo = (n: number) => {
+    for (let i = 0; i < n; i++) if (prev[i] !== next[i]) return false;
+    return true;
+  };
   if (next.length === prev.length) {
-    for (let i = next.length - 2; i >= Math.max(0, next.length - 3); i--) if (prev[i] !== next[i]) return { kind: 'reset' };
-    return prev[prev.length - 1] === next[next.length - 1] ? { kind: 'none' } : { kind: 'last' };
+    if (!sameUpTo(prev.length - 1)) return { kind: 'reset' };
+    const a = prev[prev.length - 1];
+    const b = next[next.length - 1];
+    if (a === b) return { kind: 'none' };
+    return a?.t === b?.t ? { kind: 'tail', count: 1 } : { kind: 'reset' };
   }
-  if (next.length === prev.length + 1 && prev[prev.length - 1]?.t === next[next.length - 2]?.t) return { kind: 'append' };
+  if (next.length === prev.length + 1 && sameUpTo(prev.length - 1)) {
+    const a = prev[prev.length - 1];
+    const b = next[prev.length - 1];
+    if (a === b) return { kind: 'tail', count: 1 };
+    return a?.t === b?.t ? { kind: 'tail', count: 2 } : { kind: 'reset' };
+  }
   return { kind: 'reset' };
 }

@@ -1,0 +1,218 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { envelope, type ScriptedHttp } from '../../../src/ports/fakes.ts';
+import type { Balance, Order, Position } from '../../../src/protocol/trading.ts';
+import { MFuturesScreen, StdFutureScreen } from '../../../src/ui/screens/trade/TradeScreen.tsx';
+import { renderMarketScreen, type MarketHarness } from './marketHarness.tsx';
+
+/**
+ * The trade screen over a real app core with scripted ports: the order panel's validation
+ * (SPEC §5 texts), the order machine's wiring to POST /trade/order and to user-socket order
+ * frames, the >10x confirmation, the idempotent retry, and the positions tab.
+ */
+
+afterEach(cleanup);
+
+const BALANCE: Balance = { wallet: 'perp', coin: 'USDT', available: '1000.000000', frozen: '0', total: '1000.000000' };
+const POSITION: Position = {
+  id: 'p1',
+  symbol: 'BTCUSDT',
+  contract: 'perp',
+  side: 'long',
+  qty: 0.01,
+  entryPrice: 65000,
+  markPrice: 65100,
+  liquidationPrice: 58825.5,
+  margin: '65.000000',
+  marginRatio: 0.12,
+  unrealizedPnl: '1.000000',
+  returnPct: 1.54,
+  tp: null,
+  sl: null,
+  leverage: 10,
+  openedAt: 1,
+  updatedAt: 1,
+};
+
+function order(over: Partial<Order>): Order {
+  return {
+    id: 'o1', clientOrderId: 'id1', symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: 64000, qty: 0.01, leverage: 5,
+    status: 'pending', executedQty: 0, avgPrice: 0, fee: '0', realizedPnl: '0', margin: '128', positionId: null, tp: null, sl: null, createdAt: 1, updatedAt: 1,
+    ...over,
+  };
+}
+
+function scriptTrading(http: ScriptedHttp, placed: (body: Record<string, unknown>) => ReturnType<typeof envelope> = (b) => envelope(200, 'ok', order({ clientOrderId: String(b.clientOrderId) }))) {
+  const empty = { list: [], total: 0, page: 1, pageSize: 50 };
+  http.on('GET', '/wallet/balances', envelope(200, 'ok', [BALANCE]));
+  http.on('GET', '/trade/positions', envelope(200, 'ok', [POSITION]));
+  http.on('GET', '/trade/orders/open', envelope(200, 'ok', empty));
+  http.on('GET', '/trade/orders/history', envelope(200, 'ok', empty));
+  http.on('GET', '/trade/fills', envelope(200, 'ok', empty));
+  http.on('GET', '/wallet/ledger', envelope(200, 'ok', empty));
+  http.on('GET', '/market/trades', envelope(200, 'ok', [{ id: 1, price: 65000, qty: 0.5, side: 'buy', ts: 1 }]));
+  http.on('GET', '/market/depth', envelope(200, 'ok', { symbol: 'BTCUSDT', seq: 1, bids: [], asks: [], ts: 1 }));
+  http.on('POST', '/trade/order', (req) => placed(req.body as Record<string, unknown>));
+  http.on('POST', '/trade/position/close', envelope(200, 'ok', order({ kind: 'marketClose', status: 'filled' })));
+}
+
+function renderTrade(opts: { loggedIn: boolean; placed?: Parameters<typeof scriptTrading>[1]; std?: boolean }): MarketHarness {
+  const path = opts.std ? '/stdFuture/:pair' : '/mFutures/:pair';
+  return renderMarketScreen({
+    url: opts.std ? '/stdFuture/SPXUSDT' : '/mFutures/BTCUSDT',
+    path,
+    screen: opts.std ? <StdFutureScreen /> : <MFuturesScreen />,
+    storage: opts.loggedIn ? { token: 'tok' } : {},
+    script: (http) => scriptTrading(http, opts.placed),
+  });
+}
+
+const posts = (h: MarketHarness) => h.http.requests.filter((r) => r.method === 'POST' && r.path === '/trade/order');
+
+async function panel() {
+  return within(await screen.findByRole('region', { name: 'Place order' }));
+}
+
+async function fill(label: string, value: string) {
+  const p = await panel();
+  fireEvent.change(p.getByLabelText(label, { selector: 'input' }), { target: { value } });
+}
+
+async function click(name: RegExp | string) {
+  const p = await panel();
+  await act(async () => {
+    fireEvent.click(p.getByRole('button', { name }));
+  });
+}
+
+/** The place buttons ignore clicks for 450 ms after one (SPEC §9 click debounce). */
+async function afterDebounce() {
+  await act(async () => {
+    await new Promise((r) => setTimeout(r, 460));
+  });
+}
+
+async function settle() {
+  await act(async () => {
+    await new Promise((r) => setTimeout(r, 0));
+  });
+}
+
+describe('trade screen', () => {
+  it('shows a visitor the login prompt and stores the pair as trade_pair', async () => {
+    const h = renderTrade({ loggedIn: false });
+    expect(await screen.findByText('Log in or register to start trading')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toContain('/login');
+    expect(h.storage.get('trade_pair')).toBe('BTCUSDT');
+    expect(posts(h)).toHaveLength(0);
+  });
+
+  it('lists only the instruments of its contract kind in the pair switcher', async () => {
+    renderTrade({ loggedIn: false, std: true });
+    fireEvent.click(await screen.findByTestId('pair-switcher'));
+    const list = within(screen.getByRole('listbox'));
+    expect(list.getByText('SPXUSDT')).toBeTruthy();
+    expect(list.queryByText('ETHUSDT')).toBeNull(); // perp only
+    fireEvent.change(screen.getByLabelText('Search pair'), { target: { value: 'gold' } });
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(1);
+  });
+
+  it('a limit order without a price shows the SPEC message and posts nothing', async () => {
+    const h = renderTrade({ loggedIn: true });
+    await fill('Quantity', '0.01');
+    await click('Buy / Long');
+    expect((await screen.findByRole('alert')).textContent).toBe('Please enter the limit order price!');
+    expect(posts(h)).toHaveLength(0);
+  });
+
+  it('checks the minimum quantity and the balance', async () => {
+    renderTrade({ loggedIn: true });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '65000');
+    await fill('Quantity', '0.0001');
+    await click('Buy / Long');
+    expect((await screen.findByRole('alert')).textContent).toBe('Min order quantity:0.001');
+    await fill('Quantity', '1');
+    await afterDebounce();
+    await click('Buy / Long');
+    expect((await screen.findByRole('alert')).textContent).toBe('Insufficient Balance');
+  });
+
+  it('places a valid limit order with a client order id and follows the user socket to filled', async () => {
+    const h = renderTrade({ loggedIn: true });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '64000');
+    await fill('Quantity', '0.01');
+    await click('Buy / Long');
+    await settle();
+    expect(posts(h)).toHaveLength(1);
+    const body = posts(h)[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: 64000, qty: 0.01, leverage: 10 });
+    expect(typeof body.clientOrderId).toBe('string');
+    expect(await screen.findByText('Order placed')).toBeTruthy();
+    const user = h.sockets.sockets.find((s) => s.url.includes('/ws/user'));
+    expect(user).toBeDefined();
+    act(() => {
+      user?.open();
+      user?.frame({ type: 'order', data: order({ clientOrderId: String(body.clientOrderId), status: 'filled', executedQty: 0.01, avgPrice: 64000 }) });
+    });
+    expect(await screen.findByText('Order filled')).toBeTruthy();
+  });
+
+  it('asks for confirmation above 10x; back posts nothing, confirm posts once', async () => {
+    const h = renderTrade({ loggedIn: true });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Leverage', '20');
+    await fill('Price', '64000');
+    await fill('Quantity', '0.01');
+    await click('Sell / Short');
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/20x leverage/)).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(dialog.getByRole('button', { name: 'Back' }));
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(posts(h)).toHaveLength(0);
+    await afterDebounce();
+    await click('Sell / Short');
+    await act(async () => {
+      fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm order' }));
+    });
+    await settle();
+    expect(posts(h)).toHaveLength(1);
+    expect((posts(h)[0]?.body as Record<string, unknown>).side).toBe('sell');
+  });
+
+  it('retries a network failure with the same clientOrderId', async () => {
+    let calls = 0;
+    const h = renderTrade({
+      loggedIn: true,
+      placed: (b) => (++calls === 1 ? { kind: 'networkError', message: 'timeout' } : envelope(200, 'ok', order({ clientOrderId: String(b.clientOrderId) }))) as ReturnType<typeof envelope>,
+    });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '64000');
+    await fill('Quantity', '0.01');
+    await click('Buy / Long');
+    await settle();
+    expect(await screen.findByText(/Network error: the order may not have reached the server/)).toBeTruthy();
+    await click('Retry');
+    await settle();
+    expect(await screen.findByText('Order placed')).toBeTruthy();
+    const ids = posts(h).map((r) => (r.body as Record<string, unknown>).clientOrderId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(ids[1]);
+  });
+
+  it('shows the position with its liquidation price and closes it', async () => {
+    const h = renderTrade({ loggedIn: true });
+    const row = await screen.findByTestId('position-row');
+    expect(within(row).getByTestId('liq-price').textContent).toBe('58,825.50');
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: 'Close' }));
+    });
+    await settle();
+    const close = h.http.requests.find((r) => r.method === 'POST' && r.path === '/trade/position/close');
+    expect(close?.body).toMatchObject({ positionId: 'p1' });
+  });
+});
