@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, type ScriptedHttp } from '../../../src/ports/fakes.ts';
 import type { Balance, Order, Position } from '../../../src/protocol/trading.ts';
