@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrations.ts';
 import { seedDemo } from './db/seed.ts';
 import { DEMO_ACCOUNT } from './services/accounts.ts';
 import { createPlatform } from './platform.ts';
+import { createTrading } from './trading/wiring.ts';
 
 /**
  * `npm run serve`: config → database (migrated, seeded) → app → listen. The only module that
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
   const clock = { now: () => Date.now() };
   await seedDemo(db, clock.now());
   const platform = createPlatform({ db, clock });
-  const app = buildApp({ db, clock, config, plugins: platform.plugins });
+  // The trading engine follows the platform's market source and pushes on its user bus.
+  const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
+  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, trading.plugin] });
 
   let closing = false;
   const shutdown = (signal: string): void => {

@@ -138,6 +138,92 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('users').dropColumn('google_last_step').execute();
       },
     },
+    '0004_futures_trading': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('trade_orders')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('client_order_id', 'text', (c) => c.notNull())
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .addColumn('contract', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('side', 'text', (c) => c.notNull())
+          .addColumn('price', 'real', (c) => c.notNull())
+          .addColumn('qty', 'real', (c) => c.notNull())
+          .addColumn('leverage', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('executed_qty', 'real', (c) => c.notNull())
+          .addColumn('avg_price', 'real', (c) => c.notNull())
+          .addColumn('fee', 'text', (c) => c.notNull())
+          .addColumn('realized_pnl', 'text', (c) => c.notNull())
+          .addColumn('margin', 'text', (c) => c.notNull())
+          .addColumn('position_id', 'text')
+          .addColumn('tp', 'real')
+          .addColumn('sl', 'real')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('trade_orders_client_id', ['user_id', 'client_order_id'])
+          .execute();
+        await db.schema.createIndex('trade_orders_user').on('trade_orders').columns(['user_id', 'created_at']).execute();
+        await db.schema.createIndex('trade_orders_pending').on('trade_orders').columns(['status', 'symbol']).execute();
+        await db.schema
+          .createTable('trade_positions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .addColumn('contract', 'text', (c) => c.notNull())
+          .addColumn('side', 'text', (c) => c.notNull())
+          .addColumn('qty', 'text', (c) => c.notNull())
+          .addColumn('cost', 'text', (c) => c.notNull())
+          .addColumn('margin', 'text', (c) => c.notNull())
+          .addColumn('leverage', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('realized_pnl', 'text', (c) => c.notNull())
+          .addColumn('opened_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('closed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('trade_positions_open').on('trade_positions').columns(['status', 'symbol']).execute();
+        await db.schema.createIndex('trade_positions_user').on('trade_positions').columns(['user_id', 'status']).execute();
+        await db.schema
+          .createTable('trade_fills')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('order_id', 'text', (c) => c.notNull())
+          .addColumn('position_id', 'text', (c) => c.notNull())
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .addColumn('contract', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('side', 'text', (c) => c.notNull())
+          .addColumn('price', 'real', (c) => c.notNull())
+          .addColumn('qty', 'real', (c) => c.notNull())
+          .addColumn('fee', 'text', (c) => c.notNull())
+          .addColumn('realized_pnl', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('trade_fills_user').on('trade_fills').columns(['user_id', 'id']).execute();
+        await db.schema
+          .createTable('ledger_refs')
+          .addColumn('ref', 'text', (c) => c.primaryKey())
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('trading_jobs')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('last_run', 'bigint', (c) => c.notNull())
+          .execute();
+        // The margin escrow: holds every locked margin (pending open orders, open positions). It never goes negative.
+        await sql`INSERT INTO users (id, email, password_hash, nickname, invite_code, role, created_at)
+                  VALUES (2, 'escrow@riskfree.invalid', '!', 'Margin escrow', 'ESCROW00', 'system', 0)`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`DELETE FROM users WHERE id = 2`.execute(db);
+        for (const t of ['trading_jobs', 'ledger_refs', 'trade_fills', 'trade_positions', 'trade_orders']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
   };
 }
 

@@ -106,6 +106,80 @@ export interface LedgerEntriesTable {
   created_at: number;
 }
 
+/** A futures order (docs/TRADING.md). Prices and quantities are tick/step-rounded numbers; money is minor units as TEXT. */
+export interface TradeOrdersTable {
+  /** 'O' + a sortable id. */
+  id: string;
+  user_id: number;
+  /** Unique per user: placement is idempotent by it. */
+  client_order_id: string;
+  symbol: string;
+  contract: 'perp' | 'std';
+  kind: 'limitOpen' | 'limitTakeProfit' | 'limitStopLoss' | 'marketOpen' | 'marketClose';
+  side: 'buy' | 'sell';
+  price: number;
+  qty: number;
+  leverage: number;
+  status: 'pending' | 'filled' | 'canceled';
+  executed_qty: number;
+  avg_price: number;
+  fee: string;
+  realized_pnl: string;
+  /** Margin held in escrow for this order while it is pending (open kinds). */
+  margin: string;
+  position_id: string | null;
+  tp: number | null;
+  sl: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A one-way isolated position. `qty` is an integer count of 10^-qtyPrecision units; `cost` is the entry notional in minor units. */
+export interface TradePositionsTable {
+  id: string;
+  user_id: number;
+  symbol: string;
+  contract: 'perp' | 'std';
+  side: 'long' | 'short';
+  qty: string;
+  cost: string;
+  margin: string;
+  leverage: number;
+  status: 'open' | 'closed' | 'liquidated';
+  realized_pnl: string;
+  opened_at: number;
+  updated_at: number;
+  closed_at: number | null;
+}
+
+export interface TradeFillsTable {
+  id: Generated<number>;
+  user_id: number;
+  order_id: string;
+  position_id: string;
+  symbol: string;
+  contract: 'perp' | 'std';
+  kind: string;
+  side: 'buy' | 'sell';
+  price: number;
+  qty: number;
+  fee: string;
+  realized_pnl: string;
+  created_at: number;
+}
+
+/** The pair a ledger posting (by ref) belongs to, so the transaction history filters by pair. */
+export interface LedgerRefsTable {
+  ref: string;
+  symbol: string;
+}
+
+/** Last boundary a periodic job (funding, overnight) ran for, so a restart never charges twice. */
+export interface TradingJobsTable {
+  name: string;
+  last_run: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -115,6 +189,11 @@ export interface Database {
   avatars: AvatarsTable;
   balances: BalancesTable;
   ledger_entries: LedgerEntriesTable;
+  trade_orders: TradeOrdersTable;
+  trade_positions: TradePositionsTable;
+  trade_fills: TradeFillsTable;
+  ledger_refs: LedgerRefsTable;
+  trading_jobs: TradingJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

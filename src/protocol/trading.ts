@@ -38,6 +38,10 @@ export const TRADE_MSG = {
   orderNotFound: 'Order not found',
   orderNotPending: 'Only pending orders can be canceled',
   clientOrderIdConflict: 'clientOrderId already used for a different order',
+  /** One-way mode: an open of the other side while a position or pending open exists. */
+  oppositeSide: 'Close the opposite position or cancel its orders first',
+  /** A TP/SL or close order whose side does not close the position. */
+  closeSide: 'The order side must close the position',
 } as const;
 
 export const WALLETS = ['fund', 'spot', 'std', 'perp', 'copy'] as const;

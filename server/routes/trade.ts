@@ -1,0 +1,57 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ok } from '../../src/protocol/envelope.ts';
+import { cancelOrderBody, closePositionBody, fillsQuery, ordersQuery, placeOrderBody, positionsQuery, tpslBody } from '../../src/protocol/trading.ts';
+import { requireUser } from '../http/auth.ts';
+import { parseInput } from '../http/errors.ts';
+import type { TradingEngine } from '../trading/engine.ts';
+import { fillsPage, ordersPage } from '../trading/store.ts';
+
+export interface TradeRoutesOptions {
+  engine: TradingEngine;
+}
+
+/**
+ * Futures trading under /api/trade (register with that prefix); paths in TRADING_PATHS.
+ * Every mutation goes through the engine's serial queue; reads go straight to the database.
+ */
+export const tradeRoutes: FastifyPluginAsync<TradeRoutesOptions> = async (app, { engine }) => {
+  app.post('/order', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.placeOrder(user.id, parseInput(placeOrderBody, req.body)));
+  });
+
+  app.post('/order/cancel', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.cancelOrder(user.id, parseInput(cancelOrderBody, req.body)));
+  });
+
+  app.get('/orders/open', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await ordersPage(app.deps.db, user.id, parseInput(ordersQuery, req.query), true));
+  });
+
+  app.get('/orders/history', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await ordersPage(app.deps.db, user.id, parseInput(ordersQuery, req.query), false));
+  });
+
+  app.get('/fills', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await fillsPage(app.deps.db, user.id, parseInput(fillsQuery, req.query)));
+  });
+
+  app.get('/positions', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.positions(user.id, parseInput(positionsQuery, req.query)));
+  });
+
+  app.post('/position/close', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.closePosition(user.id, parseInput(closePositionBody, req.body)));
+  });
+
+  app.post('/position/tpsl', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.setTpsl(user.id, parseInput(tpslBody, req.body)));
+  });
+};

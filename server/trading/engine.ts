@@ -1,0 +1,341 @@
+import { Code } from '../../src/protocol/envelope.ts';
+import type { MarketFrame } from '../../src/protocol/market.ts';
+import { TRADE_MSG } from '../../src/protocol/trading.ts';
+import type { Order, PlaceOrderParsed, Position } from '../../src/protocol/trading.ts';
+import type { Db } from '../db/connection.ts';
+import { parseMinor } from '../db/money.ts';
+import type { Wallet } from '../db/schema.ts';
+import { Rejection } from '../http/errors.ts';
+import type { MarketSource } from '../market/source.ts';
+import type { UserEventBus } from '../ws/userBus.ts';
+import { balanceOf } from '../wallet/wallet.ts';
+import { FUNDING_INTERVAL_MS, lastBoundary, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate } from './formulas.ts';
+import type { Rules } from './formulas.ts';
+import { cancelOrder, closePosition, placeOrder, setTpsl } from './orders.ts';
+import type { OrderOps } from './orders.ts';
+import { closePart, emptyTouched, fillOpen, periodicFee } from './settle.ts';
+import type { Ctx, Touched } from './settle.ts';
+import { findOrder, newId, orderDto, positionDto, tpslOf } from './store.ts';
+import type { OrderRow, PositionRow } from './store.ts';
+
+export interface TradingEngineOptions {
+  db: Db;
+  clock: { now(): number };
+  source: MarketSource;
+  /** Where order / position / balance frames go; omitted in pure ledger tests. */
+  bus?: UserEventBus;
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * The futures engine: order placement and matching against the market source, TP/SL, liquidation
+ * and the periodic funding / overnight fees.
+ *
+ * Invariants:
+ * - every mutation runs through one serial queue, each as ONE database transaction: a failure
+ *   rolls the whole fill / close / fee back, and no two mutations interleave their reads and writes;
+ * - frames are published only after the commit, in the order of the changes;
+ * - market frames only mark a symbol dirty; the check (limit crossings by the last price, TP/SL
+ *   and liquidation by the mark price) runs in the queue, once per burst of frames.
+ * Time comes from the injected clock only, so tests drive fees and triggers deterministically.
+ */
+export class TradingEngine implements OrderOps {
+  readonly db: Db;
+  readonly clock: { now(): number };
+  readonly source: MarketSource;
+  private readonly bus: UserEventBus | undefined;
+  private readonly onError: (err: unknown) => void;
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly dirty = new Set<string>();
+  private flushQueued = false;
+  private unsubscribe: (() => void) | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(opts: TradingEngineOptions) {
+    this.db = opts.db;
+    this.clock = opts.clock;
+    this.source = opts.source;
+    this.bus = opts.bus;
+    this.onError = opts.onError ?? ((err) => console.error('trading engine', err));
+  }
+
+  /**
+   * Follows the source's trade and ticker frames and, when `periodicMs > 0`, runs the fee
+   * schedule on a real interval (production). Tests pass 0 and call {@link runPeriodic}.
+   */
+  async start({ periodicMs = 1000 }: { periodicMs?: number } = {}): Promise<void> {
+    await this.initJobs(this.clock.now());
+    this.unsubscribe = this.source.subscribe((f: MarketFrame) => {
+      if (f.type === 'trade' || f.type === 'ticker') this.markDirty(f.symbol);
+    });
+    if (periodicMs > 0) {
+      this.timer = setInterval(() => void this.runPeriodic().catch(this.onError), periodicMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Stops following the market and the fee timer, then waits for queued work. */
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.idle();
+  }
+
+  /** Resolves when everything queued so far has run. */
+  async idle(): Promise<void> {
+    let last: Promise<unknown> | undefined;
+    while (last !== this.chain) {
+      last = this.chain;
+      await last.catch(() => undefined);
+    }
+  }
+
+  rules(symbol: string): Rules | undefined {
+    return this.source.symbol(symbol);
+  }
+
+  /** Last traded price (limit crossings, market fills fall back to it). */
+  lastPrice(symbol: string): number | undefined {
+    return this.source.ticker(symbol)?.last;
+  }
+
+  /** Mark price (positions, TP/SL, liquidation); the last price when the source has none. */
+  markPrice(symbol: string): number | undefined {
+    return this.source.markPrice(symbol) ?? this.lastPrice(symbol);
+  }
+
+  /** The taker price of a market order: best ask for a buy, best bid for a sell, else the last price. */
+  marketPrice(symbol: string, side: 'buy' | 'sell'): number | undefined {
+    const book = this.source.snapshot(symbol, 1);
+    const level = side === 'buy' ? book?.asks[0] : book?.bids[0];
+    return level?.[0] ?? this.lastPrice(symbol);
+  }
+
+  /** Runs `fn` in the serial queue inside one transaction, then publishes what it touched. */
+  run<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
+    const job = this.chain.then(async () => {
+      const now = this.clock.now();
+      const touched = emptyTouched();
+      const result = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
+      await this.publish(touched);
+      return result;
+    });
+    this.chain = job.catch(() => undefined);
+    return job;
+  }
+
+  // ------------------------------------------------------------ public operations (serialised)
+
+  placeOrder(userId: number, body: PlaceOrderParsed): Promise<Order> {
+    return this.run((c) => placeOrder(this, c, userId, body)).then((row) => orderDto(row));
+  }
+
+  cancelOrder(userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): Promise<Order> {
+    return this.run((c) => cancelOrder(this, c, userId, by)).then((row) => orderDto(row));
+  }
+
+  closePosition(userId: number, body: { positionId: string; qty?: number | undefined; clientOrderId?: string | undefined }): Promise<Order> {
+    return this.run((c) => closePosition(this, c, userId, body)).then((row) => orderDto(row));
+  }
+
+  setTpsl(userId: number, body: { positionId: string; tp: number | null; sl: number | null }): Promise<Position> {
+    return this.run((c) => setTpsl(this, c, userId, body)).then((row) => this.positionView(row));
+  }
+
+  /** The caller's open positions valued at the current mark. */
+  async positions(userId: number, filter: { symbol?: string | undefined; contract?: 'perp' | 'std' | undefined } = {}): Promise<Position[]> {
+    let q = this.db.selectFrom('trade_positions').selectAll().where('user_id', '=', userId).where('status', '=', 'open');
+    if (filter.symbol) q = q.where('symbol', '=', filter.symbol);
+    if (filter.contract) q = q.where('contract', '=', filter.contract);
+    const rows = await q.orderBy('opened_at', 'desc').execute();
+    const out: Position[] = [];
+    for (const r of rows) out.push(await this.positionView(r));
+    return out;
+  }
+
+  async positionView(r: PositionRow, db: Db = this.db): Promise<Position> {
+    const rules = this.rules(r.symbol);
+    if (!rules) throw new Rejection(Code.badRequest, TRADE_MSG.unknownSymbol);
+    const { tp, sl } = await tpslOf(db, r.id);
+    return positionDto(r, rules, this.markPrice(r.symbol), tp, sl);
+  }
+
+  // ------------------------------------------------------------ market-driven checks
+
+  /** Marks a symbol for a check; one queued flush handles every dirty symbol. */
+  markDirty(symbol: string): void {
+    this.dirty.add(symbol);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.chain = this.chain.then(async () => {
+      this.flushQueued = false;
+      const symbols = [...this.dirty];
+      this.dirty.clear();
+      for (const s of symbols) await this.checkSymbolNow(s).catch(this.onError);
+    });
+  }
+
+  /** Checks one symbol now (queued): crossed limit opens, triggered TP/SL, liquidations. */
+  checkSymbol(symbol: string): Promise<void> {
+    const job = this.chain.then(() => this.checkSymbolNow(symbol));
+    this.chain = job.catch(() => undefined);
+    return job;
+  }
+
+  private async checkSymbolNow(symbol: string): Promise<void> {
+    const rules = this.rules(symbol);
+    const last = this.lastPrice(symbol);
+    const mark = this.markPrice(symbol);
+    if (!rules || last === undefined || mark === undefined) return;
+    const pending = await this.db.selectFrom('trade_orders').selectAll().where('status', '=', 'pending').where('symbol', '=', symbol).orderBy('created_at').execute();
+    for (const o of pending) {
+      if (o.kind === 'limitOpen' && (o.side === 'buy' ? last <= o.price : last >= o.price)) {
+        await this.runNow((c) => fillOpen(c, o, rules, o.price, parseMinor(o.margin)).then(() => undefined));
+      } else if (o.kind === 'limitTakeProfit' || o.kind === 'limitStopLoss') {
+        const closesLong = o.side === 'sell';
+        const up = closesLong === (o.kind === 'limitTakeProfit');
+        if (up ? mark >= o.price : mark <= o.price) await this.runNow((c) => this.fillReduce(c, o, rules, o.price));
+      }
+    }
+    const positions = await this.db.selectFrom('trade_positions').selectAll().where('status', '=', 'open').where('symbol', '=', symbol).execute();
+    const markUnits = scaled(mark, rules.pricePrecision);
+    for (const p of positions) {
+      if (shouldLiquidate(rules, p.side, parseMinor(p.cost), parseMinor(p.margin), parseMinor(p.qty), markUnits)) {
+        await this.runNow((c) => this.liquidate(c, p.id, rules, mark));
+      }
+    }
+  }
+
+  /** Like {@link run} but for code already inside the queue (no re-queueing). */
+  private async runNow(fn: (c: Ctx) => Promise<void>): Promise<void> {
+    const touched = emptyTouched();
+    const now = this.clock.now();
+    await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
+    await this.publish(touched);
+  }
+
+  /** Fills a pending reduce order (TP / SL) of a position at `price`; the order is re-read inside the transaction. */
+  async fillReduce(c: Ctx, stale: OrderRow, rules: Rules, price: number): Promise<void> {
+    const o = await c.trx.selectFrom('trade_orders').selectAll().where('id', '=', stale.id).executeTakeFirst();
+    if (!o || o.status !== 'pending' || o.position_id === null) return;
+    const pos = await c.trx.selectFrom('trade_positions').selectAll().where('id', '=', o.position_id).executeTakeFirst();
+    if (!pos || pos.status !== 'open') return;
+    await this.executeReduce(c, o, pos, rules, price);
+  }
+
+  /** Closes min(order qty, position qty) of `pos` at `price` and fills the order with the result. */
+  async executeReduce(c: Ctx, o: OrderRow, pos: PositionRow, rules: Rules, price: number): Promise<void> {
+    const want = scaled(o.qty, rules.qtyPrecision);
+    const r = await closePart(c, pos, rules, want, price, false);
+    const executed = Number(r.qtyU) / 10 ** rules.qtyPrecision;
+    await c.trx
+      .updateTable('trade_orders')
+      .set({ status: 'filled', executed_qty: executed, avg_price: price, price: o.kind === 'marketClose' ? price : o.price, fee: r.fee.toString(), realized_pnl: r.realized.toString(), updated_at: c.now })
+      .where('id', '=', o.id)
+      .execute();
+    await c.trx
+      .insertInto('trade_fills')
+      .values({ user_id: o.user_id, order_id: o.id, position_id: pos.id, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side, price, qty: executed, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now })
+      .execute();
+    c.touched.orders.add(o.id);
+  }
+
+  /** Liquidates the whole position at `mark` (a filled marketClose order plus a 'liquidation' fill). */
+  private async liquidate(c: Ctx, positionId: string, rules: Rules, mark: number): Promise<void> {
+    const pos = await c.trx.selectFrom('trade_positions').selectAll().where('id', '=', positionId).executeTakeFirst();
+    if (!pos || pos.status !== 'open') return;
+    const r = await closePart(c, pos, rules, parseMinor(pos.qty), mark, true);
+    const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
+    const id = newId('O', c.now);
+    const side = pos.side === 'long' ? 'sell' : 'buy';
+    await c.trx
+      .insertInto('trade_orders')
+      .values({
+        id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
+        price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),
+        realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, tp: null, sl: null, created_at: c.now, updated_at: c.now,
+      })
+      .execute();
+    await c.trx
+      .insertInto('trade_fills')
+      .values({ user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now })
+      .execute();
+    c.touched.orders.add(id);
+  }
+
+  // ------------------------------------------------------------ periodic fees
+
+  private async initJobs(now: number): Promise<void> {
+    for (const [name, period] of [['funding', FUNDING_INTERVAL_MS], ['overnight', OVERNIGHT_INTERVAL_MS]] as const) {
+      await this.db.insertInto('trading_jobs').values({ name, last_run: lastBoundary(now, period) }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    }
+  }
+
+  /**
+   * Charges funding (perp, every 8 h at 00/08/16 UTC) and overnight fees (std, daily at 00 UTC)
+   * for every boundary passed since the last run, each boundary once (the job's last run is
+   * stored in the same transaction as the charges). Positions open at run time are charged.
+   */
+  runPeriodic(now: number = this.clock.now()): Promise<void> {
+    return this.run(async (c) => {
+      for (const [name, period] of [['funding', FUNDING_INTERVAL_MS], ['overnight', OVERNIGHT_INTERVAL_MS]] as const) {
+        const row = await c.trx.selectFrom('trading_jobs').select('last_run').where('name', '=', name).executeTakeFirst();
+        const due = lastBoundary(now, period);
+        let last = row?.last_run ?? due;
+        while (last < due) {
+          last += period;
+          await this.chargeAll(c, name === 'funding' ? 'perp' : 'std');
+        }
+        await c.trx.insertInto('trading_jobs').values({ name, last_run: last }).onConflict((oc) => oc.column('name').doUpdateSet({ last_run: last })).execute();
+      }
+    }).then(async () => {
+      const symbols = await this.db.selectFrom('trade_positions').select('symbol').distinct().where('status', '=', 'open').execute();
+      for (const s of symbols) this.markDirty(s.symbol);
+    });
+  }
+
+  private async chargeAll(c: Ctx, contract: 'perp' | 'std'): Promise<void> {
+    const positions = await c.trx.selectFrom('trade_positions').selectAll().where('status', '=', 'open').where('contract', '=', contract).orderBy('opened_at').execute();
+    for (const p of positions) {
+      const rules = this.rules(p.symbol);
+      const mark = this.markPrice(p.symbol);
+      if (!rules || mark === undefined) continue;
+      if (contract === 'perp') {
+        const rate = rules.fundingRateRatio;
+        if (rate === 0) continue;
+        const pays = (p.side === 'long') === rate > 0;
+        await periodicFee(c, p, rules, 'FUNDING_FEE', rate, mark, pays);
+      } else {
+        if (rules.overnightFeeRatio === 0) continue;
+        await periodicFee(c, p, rules, 'OVERNIGHT_FEE', rules.overnightFeeRatio, mark, true);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ user socket
+
+  private async publish(t: Touched): Promise<void> {
+    const bus = this.bus;
+    if (!bus) return;
+    for (const id of t.orders) {
+      const o = await this.db.selectFrom('trade_orders').selectAll().where('id', '=', id).executeTakeFirst();
+      if (o) bus.publish(o.user_id, { type: 'order', data: orderDto(o) });
+    }
+    for (const id of t.positions) {
+      const p = await this.db.selectFrom('trade_positions').selectAll().where('id', '=', id).executeTakeFirst();
+      if (p) bus.publish(p.user_id, { type: 'position', data: { ...(await this.positionView(p)), closed: p.status !== 'open' } });
+    }
+    for (const key of t.balances) {
+      const [u, w] = key.split('|') as [string, Wallet];
+      const userId = Number(u);
+      if (bus.listenerCount(userId) > 0) bus.publish(userId, { type: 'balance', data: await balanceOf(this.db, userId, w, 'USDT') });
+    }
+  }
+
+  /** The order of a user by id or client order id (for the routes). */
+  findOrder(userId: number, by: { orderId?: string; clientOrderId?: string }): Promise<OrderRow | undefined> {
+    return findOrder(this.db, userId, by);
+  }
+}

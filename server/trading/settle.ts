@@ -1,0 +1,251 @@
+import type { Db } from '../db/connection.ts';
+import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
+import type { LedgerType } from '../db/repos/ledger.ts';
+import { parseMinor } from '../db/money.ts';
+import type { Wallet } from '../db/schema.ts';
+import { availableOf, ESCROW_ACCOUNT_ID, move } from '../wallet/wallet.ts';
+import { feeOf, initialMargin, notional, proRata, scaled } from './formulas.ts';
+import type { Rules } from './formulas.ts';
+import { newId } from './store.ts';
+import type { OrderRow, PositionRow } from './store.ts';
+
+/**
+ * Settlement: every money movement of an order fill, a close, a liquidation or a periodic fee,
+ * as ledger postings inside the caller's transaction (docs/TRADING.md, "Ledger flows").
+ * Accounts: the user's futures wallet (std or perp), the escrow (locked margins) and the system
+ * account (fees, the counter-party of PnL, and the insurance fund that absorbs shortfalls).
+ */
+
+/** What changed, so the engine can push order / position / balance frames after the commit. */
+export interface Touched {
+  orders: Set<string>;
+  positions: Set<string>;
+  balances: Set<`${number}|${Wallet}`>;
+  symbols: Set<string>;
+}
+
+export function emptyTouched(): Touched {
+  return { orders: new Set(), positions: new Set(), balances: new Set(), symbols: new Set() };
+}
+
+export const COIN = 'USDT';
+
+/** Thrown inside a transaction when a posting the engine checked beforehand is refused: a programmer error, rolls back. */
+export class SettlementError extends Error {}
+
+export interface Ctx {
+  trx: Db;
+  now: number;
+  touched: Touched;
+}
+
+const user = (userId: number, wallet: Wallet) => ({ userId, wallet });
+const escrow = (wallet: Wallet) => ({ userId: ESCROW_ACCOUNT_ID, wallet });
+const system = (wallet: Wallet) => ({ userId: SYSTEM_ACCOUNT_ID, wallet });
+
+async function mv(
+  c: Ctx,
+  type: LedgerType,
+  from: { userId: number; wallet: Wallet },
+  to: { userId: number; wallet: Wallet },
+  amount: bigint,
+  symbol: string,
+): Promise<void> {
+  if (amount <= 0n) return;
+  const r = await move(c.trx, type, from, to, COIN, amount, c.now, { symbol });
+  if (!r.ok) throw new SettlementError(`${type} ${amount} refused: ${r.reason}`);
+  for (const a of [from, to]) if (a.userId !== SYSTEM_ACCOUNT_ID && a.userId !== ESCROW_ACCOUNT_ID) c.touched.balances.add(`${a.userId}|${a.wallet}`);
+}
+
+/** Locks margin for an order (CONTRACT_OPEN, user → escrow). */
+export function lockMargin(c: Ctx, userId: number, wallet: Wallet, amount: bigint, symbol: string): Promise<void> {
+  return mv(c, 'CONTRACT_OPEN', user(userId, wallet), escrow(wallet), amount, symbol);
+}
+
+/** Returns a pending order's margin (CONTRACT_CANCEL, escrow → user). */
+export function releaseOrderMargin(c: Ctx, userId: number, wallet: Wallet, amount: bigint, symbol: string): Promise<void> {
+  return mv(c, 'CONTRACT_CANCEL', escrow(wallet), user(userId, wallet), amount, symbol);
+}
+
+/**
+ * Charges `amount` of type `type` to the user: from the wallet first, the rest from the position's
+ * margin (unlocked with CONTRACT_MARGIN_UNLOCK, then charged). What neither covers is waived
+ * (absorbed by the system account). Returns [charged, taken from margin].
+ */
+async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string): Promise<[bigint, bigint]> {
+  const avail = await availableOf(c.trx, userId, wallet, COIN);
+  const fromWallet = amount < avail ? amount : avail;
+  const short = amount - fromWallet;
+  const fromMargin = short < positionMargin ? short : positionMargin;
+  await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow(wallet), user(userId, wallet), fromMargin, symbol);
+  await mv(c, type, user(userId, wallet), system(wallet), fromWallet + fromMargin, symbol);
+  return [fromWallet + fromMargin, fromMargin];
+}
+
+/**
+ * Fills an open order (limitOpen / marketOpen) of `qty` at `price`: margin (already locked for a
+ * pending limit order, locked now for a market order), the opening fee, and the position
+ * (created, or increased with the weighted entry: cost and qty add up).
+ */
+export async function fillOpen(c: Ctx, o: OrderRow, rules: Rules, price: number, marginLocked: bigint): Promise<PositionRow> {
+  const wallet: Wallet = o.contract;
+  const qtyU = scaled(o.qty, rules.qtyPrecision);
+  const n = notional(rules, scaled(price, rules.pricePrecision), qtyU);
+  let margin = marginLocked;
+  if (margin === 0n) {
+    margin = initialMargin(n, o.leverage);
+    await lockMargin(c, o.user_id, wallet, margin, o.symbol);
+  }
+  const [fee, fromMargin] = await charge(c, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, rules.openingFeeRatio), margin, o.symbol);
+  margin -= fromMargin;
+  const side = o.side === 'buy' ? 'long' : 'short';
+  const existing = await c.trx
+    .selectFrom('trade_positions')
+    .selectAll()
+    .where('user_id', '=', o.user_id)
+    .where('symbol', '=', o.symbol)
+    .where('contract', '=', o.contract)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  let pos: PositionRow;
+  if (existing) {
+    if (existing.side !== side) throw new SettlementError('one-way position would flip: rejected at placement');
+    pos = {
+      ...existing,
+      qty: (parseMinor(existing.qty) + qtyU).toString(),
+      cost: (parseMinor(existing.cost) + n).toString(),
+      margin: (parseMinor(existing.margin) + margin).toString(),
+      leverage: o.leverage,
+      updated_at: c.now,
+    };
+    await c.trx.updateTable('trade_positions').set({ qty: pos.qty, cost: pos.cost, margin: pos.margin, leverage: pos.leverage, updated_at: c.now }).where('id', '=', pos.id).execute();
+  } else {
+    pos = {
+      id: newId('P', c.now),
+      user_id: o.user_id,
+      symbol: o.symbol,
+      contract: o.contract,
+      side,
+      qty: qtyU.toString(),
+      cost: n.toString(),
+      margin: margin.toString(),
+      leverage: o.leverage,
+      status: 'open',
+      realized_pnl: '0',
+      opened_at: c.now,
+      updated_at: c.now,
+      closed_at: null,
+    };
+    await c.trx.insertInto('trade_positions').values(pos).execute();
+  }
+  await c.trx
+    .updateTable('trade_orders')
+    .set({ status: 'filled', executed_qty: o.qty, avg_price: price, price: o.kind === 'marketOpen' ? price : o.price, fee: fee.toString(), margin: '0', position_id: pos.id, updated_at: c.now })
+    .where('id', '=', o.id)
+    .execute();
+  await c.trx
+    .insertInto('trade_fills')
+    .values({ user_id: o.user_id, order_id: o.id, position_id: pos.id, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side, price, qty: o.qty, fee: fee.toString(), realized_pnl: '0', created_at: c.now })
+    .execute();
+  c.touched.orders.add(o.id);
+  c.touched.positions.add(pos.id);
+  c.touched.symbols.add(o.symbol);
+  return pos;
+}
+
+export interface CloseResult {
+  qtyU: bigint;
+  realized: bigint;
+  fee: bigint;
+  remaining: bigint;
+}
+
+/**
+ * Closes `qtyU` of a position at `price`. The pro-rata margin is unlocked (CONTRACT_MARGIN_UNLOCK),
+ * the PnL booked against the system account (CONTRACT_CLOSE; a loss is capped at the unlocked
+ * margin: isolated margin, the system absorbs the rest), then the closing fee (CONTRACT_CLOSE_FEE).
+ * A liquidation pays the fee only out of what is left of that margin and forfeits the remainder
+ * to the insurance fund (CONTRACT_TRADE), so the user loses exactly the position's margin.
+ */
+export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWanted: bigint, price: number, liquidation: boolean): Promise<CloseResult> {
+  const wallet: Wallet = pos.contract;
+  const qty = parseMinor(pos.qty);
+  const qtyU = qtyWanted < qty ? qtyWanted : qty;
+  const cost = parseMinor(pos.cost);
+  const margin = parseMinor(pos.margin);
+  const costPart = proRata(cost, qtyU, qty);
+  const marginPart = proRata(margin, qtyU, qty);
+  const n = notional(rules, scaled(price, rules.pricePrecision), qtyU);
+  const gross = pos.side === 'long' ? n - costPart : costPart - n;
+  await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow(wallet), user(pos.user_id, wallet), marginPart, pos.symbol);
+  let realized: bigint;
+  if (gross >= 0n) {
+    await mv(c, 'CONTRACT_CLOSE', system(wallet), user(pos.user_id, wallet), gross, pos.symbol);
+    realized = gross;
+  } else {
+    const loss = -gross < marginPart ? -gross : marginPart;
+    await mv(c, 'CONTRACT_CLOSE', user(pos.user_id, wallet), system(wallet), loss, pos.symbol);
+    realized = -loss;
+  }
+  const feeDue = feeOf(n, rules.closingFeeRatio);
+  const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : await availableOf(c.trx, pos.user_id, wallet, COIN);
+  const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
+  await mv(c, 'CONTRACT_CLOSE_FEE', user(pos.user_id, wallet), system(wallet), fee, pos.symbol);
+  if (liquidation) {
+    const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
+    if (rest > 0n) {
+      await mv(c, 'CONTRACT_TRADE', user(pos.user_id, wallet), system(wallet), rest, pos.symbol);
+      realized -= rest;
+    }
+  }
+  const remaining = qty - qtyU;
+  const status = remaining === 0n ? (liquidation ? 'liquidated' : 'closed') : 'open';
+  await c.trx
+    .updateTable('trade_positions')
+    .set({
+      qty: remaining.toString(),
+      cost: (cost - costPart).toString(),
+      margin: (margin - marginPart).toString(),
+      realized_pnl: (parseMinor(pos.realized_pnl) + realized).toString(),
+      status,
+      updated_at: c.now,
+      closed_at: remaining === 0n ? c.now : null,
+    })
+    .where('id', '=', pos.id)
+    .execute();
+  if (remaining === 0n) {
+    const canceled = await c.trx
+      .updateTable('trade_orders')
+      .set({ status: 'canceled', updated_at: c.now })
+      .where('position_id', '=', pos.id)
+      .where('status', '=', 'pending')
+      .returning('id')
+      .execute();
+    for (const r of canceled) c.touched.orders.add(r.id);
+  }
+  c.touched.positions.add(pos.id);
+  c.touched.symbols.add(pos.symbol);
+  return { qtyU, realized, fee, remaining };
+}
+
+/**
+ * A periodic charge on a position (FUNDING_FEE or OVERNIGHT_FEE) of ratio × notional(mark).
+ * `pays` false means the user receives it from the system account (the other side of funding).
+ */
+export async function periodicFee(c: Ctx, pos: PositionRow, rules: Rules, type: 'FUNDING_FEE' | 'OVERNIGHT_FEE', ratio: number, mark: number, pays: boolean): Promise<bigint> {
+  const wallet: Wallet = pos.contract;
+  const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
+  const amount = feeOf(n, ratio);
+  if (amount === 0n) return 0n;
+  if (!pays) {
+    await mv(c, type, system(wallet), user(pos.user_id, wallet), amount, pos.symbol);
+    return amount;
+  }
+  const margin = parseMinor(pos.margin);
+  const [charged, fromMargin] = await charge(c, type, pos.user_id, wallet, amount, margin, pos.symbol);
+  if (fromMargin > 0n) {
+    await c.trx.updateTable('trade_positions').set({ margin: (margin - fromMargin).toString(), updated_at: c.now }).where('id', '=', pos.id).execute();
+    c.touched.positions.add(pos.id);
+  }
+  return -charged;
+}

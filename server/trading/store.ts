@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.ts';
+import { formatMinor, parseMinor } from '../db/money.ts';
+import type { TradeFillsTable, TradeOrdersTable, TradePositionsTable } from '../db/schema.ts';
+import type { Page } from '../../src/protocol/envelope.ts';
+import type { z } from 'zod';
+import type { fillsQuery, ordersQuery } from '../../src/protocol/trading.ts';
+import type { Fill, Order, Position } from '../../src/protocol/trading.ts';
+import { entryPrice, liquidationPrice, marginRatio, pnl, scaled, unscaled } from './formulas.ts';
+import type { Rules } from './formulas.ts';
+
+/** Rows and their DTOs: the mapping is the only place that turns minor units into decimal strings. */
+export type OrderRow = Selectable<TradeOrdersTable>;
+export type PositionRow = Selectable<TradePositionsTable>;
+export type FillRow = Selectable<TradeFillsTable>;
+
+/** A sortable, unique id: prefix + time (base 36) + random. */
+export function newId(prefix: 'O' | 'P', now: number): string {
+  return `${prefix}${now.toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+}
+
+export function orderDto(r: OrderRow, coin = 'USDT'): Order {
+  return {
+    id: r.id,
+    clientOrderId: r.client_order_id,
+    symbol: r.symbol,
+    contract: r.contract,
+    kind: r.kind,
+    side: r.side,
+    price: r.price,
+    qty: r.qty,
+    leverage: r.leverage,
+    status: r.status,
+    executedQty: r.executed_qty,
+    avgPrice: r.avg_price,
+    fee: formatMinor(parseMinor(r.fee), coin),
+    realizedPnl: formatMinor(parseMinor(r.realized_pnl), coin),
+    margin: formatMinor(parseMinor(r.margin), coin),
+    positionId: r.position_id,
+    tp: r.tp,
+    sl: r.sl,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function fillDto(r: FillRow, coin = 'USDT'): Fill {
+  return {
+    id: r.id,
+    orderId: r.order_id,
+    positionId: r.position_id,
+    symbol: r.symbol,
+    contract: r.contract,
+    kind: r.kind as Fill['kind'],
+    side: r.side,
+    price: r.price,
+    qty: r.qty,
+    fee: formatMinor(parseMinor(r.fee), coin),
+    realizedPnl: formatMinor(parseMinor(r.realized_pnl), coin),
+    time: r.created_at,
+  };
+}
+
+/** Position DTO valued at `mark` (falls back to the entry price when the market has no price yet). */
+export function positionDto(r: PositionRow, rules: Rules, mark: number | undefined, tp: number | null, sl: number | null): Position {
+  const qty = parseMinor(r.qty);
+  const cost = parseMinor(r.cost);
+  const margin = parseMinor(r.margin);
+  const entry = entryPrice(rules, cost, qty);
+  const markPrice = mark ?? entry;
+  const markUnits = scaled(markPrice, rules.pricePrecision);
+  const upnl = qty > 0n ? pnl(rules, r.side, cost, qty, markUnits) : 0n;
+  return {
+    id: r.id,
+    symbol: r.symbol,
+    contract: r.contract,
+    side: r.side,
+    qty: unscaled(qty, rules.qtyPrecision),
+    entryPrice: entry,
+    markPrice,
+    liquidationPrice: liquidationPrice(rules, r.side, cost, margin, qty),
+    margin: formatMinor(margin, rules.quote),
+    marginRatio: marginRatio(rules, r.side, cost, margin, qty, markUnits),
+    unrealizedPnl: formatMinor(upnl, rules.quote),
+    returnPct: margin > 0n ? Number((upnl * 1_000_000n) / margin) / 10_000 : 0,
+    tp,
+    sl,
+    leverage: r.leverage,
+    openedAt: r.opened_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function findOrder(db: Db, userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): Promise<OrderRow | undefined> {
+  let q = db.selectFrom('trade_orders').selectAll().where('user_id', '=', userId);
+  if (by.orderId !== undefined) q = q.where('id', '=', by.orderId);
+  if (by.clientOrderId !== undefined) q = q.where('client_order_id', '=', by.clientOrderId);
+  return q.executeTakeFirst();
+}
+
+export async function openPosition(db: Db, userId: number, symbol: string, contract: 'perp' | 'std'): Promise<PositionRow | undefined> {
+  return db
+    .selectFrom('trade_positions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('symbol', '=', symbol)
+    .where('contract', '=', contract)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+}
+
+/** The trigger prices of a position's pending TP and SL orders (the first of each kind). */
+export async function tpslOf(db: Db, positionId: string): Promise<{ tp: number | null; sl: number | null }> {
+  const rows = await db
+    .selectFrom('trade_orders')
+    .select(['kind', 'price'])
+    .where('position_id', '=', positionId)
+    .where('status', '=', 'pending')
+    .where('kind', 'in', ['limitTakeProfit', 'limitStopLoss'])
+    .orderBy('created_at')
+    .execute();
+  return {
+    tp: rows.find((r) => r.kind === 'limitTakeProfit')?.price ?? null,
+    sl: rows.find((r) => r.kind === 'limitStopLoss')?.price ?? null,
+  };
+}
+
+type OrdersFilter = z.output<typeof ordersQuery>;
+
+/** Open orders (`open`) or the order history (filled and canceled), newest first. */
+export async function ordersPage(db: Db, userId: number, q: OrdersFilter, open: boolean): Promise<Page<Order>> {
+  let base = db.selectFrom('trade_orders').where('user_id', '=', userId);
+  base = open ? base.where('status', '=', 'pending') : base.where('status', '!=', 'pending');
+  if (q.status) base = base.where('status', '=', q.status);
+  if (q.symbol) base = base.where('symbol', '=', q.symbol);
+  if (q.contract) base = base.where('contract', '=', q.contract);
+  if (q.type) base = base.where('kind', '=', q.type);
+  if (q.side) base = base.where('side', '=', q.side);
+  if (q.from !== undefined) base = base.where('created_at', '>=', q.from);
+  if (q.to !== undefined) base = base.where('created_at', '<=', q.to);
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute();
+  return { list: rows.map((r) => orderDto(r)), total: Number(total.n), page: q.page, pageSize: q.pageSize };
+}
+
+type FillsFilter = z.output<typeof fillsQuery>;
+
+/** Trade history, newest first. */
+export async function fillsPage(db: Db, userId: number, q: FillsFilter): Promise<Page<Fill>> {
+  let base = db.selectFrom('trade_fills').where('user_id', '=', userId);
+  if (q.symbol) base = base.where('symbol', '=', q.symbol);
+  if (q.contract) base = base.where('contract', '=', q.contract);
+  if (q.type) base = base.where('kind', '=', q.type);
+  if (q.from !== undefined) base = base.where('created_at', '>=', q.from);
+  if (q.to !== undefined) base = base.where('created_at', '<=', q.to);
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
+  return { list: rows.map((r) => fillDto(r)), total: Number(total.n), page: q.page, pageSize: q.pageSize };
+}

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../db/connection.ts';
+import type { MarketSource } from '../market/source.ts';
+import { tradeRoutes } from '../routes/trade.ts';
+import { walletRoutes } from '../routes/wallet.ts';
+import type { UserEventBus } from '../ws/userBus.ts';
+import { TradingEngine } from './engine.ts';
+
+export interface TradingWiring {
+  engine: TradingEngine;
+  /** For `buildApp({ plugins })`: starts the engine when the app is ready, stops it on close, and serves /api/trade and /api/wallet. */
+  plugin: FastifyPluginAsync;
+}
+
+/**
+ * Builds the trading engine on the market source and user bus, and the plugin that owns its
+ * life cycle. `periodicMs` drives the funding / overnight schedule with a real interval; tests pass 0
+ * and call `engine.runPeriodic()` after moving their clock.
+ */
+export function createTrading(opts: { db: Db; clock: { now(): number }; source: MarketSource; bus?: UserEventBus; periodicMs?: number }): TradingWiring {
+  const engine = new TradingEngine({ db: opts.db, clock: opts.clock, source: opts.source, ...(opts.bus ? { bus: opts.bus } : {}) });
+  const plugin: FastifyPluginAsync = async (app) => {
+    await engine.start({ periodicMs: opts.periodicMs ?? 1000 });
+    app.addHook('onClose', async () => {
+      await engine.stop();
+    });
+    await app.register(walletRoutes, { prefix: '/api/wallet', ...(opts.bus ? { bus: opts.bus } : {}) });
+    await app.register(tradeRoutes, { prefix: '/api/trade', engine });
+  };
+  return { engine, plugin };
+}

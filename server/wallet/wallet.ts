@@ -1,0 +1,192 @@
+import type { Db } from '../db/connection.ts';
+import { post } from '../db/repos/ledger.ts';
+import type { LedgerType, PostResult } from '../db/repos/ledger.ts';
+import type { Leg } from '../db/ledgerRule.ts';
+import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
+import type { Wallet } from '../db/schema.ts';
+import { WALLETS } from '../../src/protocol/trading.ts';
+import type { z } from 'zod';
+import type { ledgerQuery } from '../../src/protocol/trading.ts';
+import type { Balance, LedgerEntry, LedgerEntryType } from '../../src/protocol/trading.ts';
+import type { Page } from '../../src/protocol/envelope.ts';
+
+/**
+ * Wallets on top of the double-entry ledger (server/db/repos/ledger.ts).
+ *
+ * A user's balance row is what they can spend (`available`). Margin locked by pending open
+ * orders and open positions is moved to the escrow account ({@link ESCROW_ACCOUNT_ID}) through
+ * the ledger (CONTRACT_OPEN), so it cannot be spent twice, and the user's `frozen` is the sum of
+ * those margins read from their orders and positions. Invariant (property-tested): the escrow's
+ * balance per wallet/coin equals the sum of every user's frozen there, and is never negative.
+ */
+export const ESCROW_ACCOUNT_ID = 2;
+/** The coins every user sees, even at zero. */
+export const LISTED_COINS = ['USDT'] as const;
+
+/** Frozen (locked margin) of one user per futures wallet, in minor units. */
+export async function frozenOf(db: Db, userId: number): Promise<Map<Wallet, bigint>> {
+  const out = new Map<Wallet, bigint>();
+  const orders = await db
+    .selectFrom('trade_orders')
+    .select(['contract', 'margin'])
+    .where('user_id', '=', userId)
+    .where('status', '=', 'pending')
+    .where('kind', '=', 'limitOpen')
+    .execute();
+  const positions = await db
+    .selectFrom('trade_positions')
+    .select(['contract', 'margin'])
+    .where('user_id', '=', userId)
+    .where('status', '=', 'open')
+    .execute();
+  for (const r of [...orders, ...positions]) out.set(r.contract, (out.get(r.contract) ?? 0n) + parseMinor(r.margin));
+  return out;
+}
+
+function dto(wallet: Wallet, coin: string, available: bigint, frozen: bigint): Balance {
+  return {
+    wallet,
+    coin,
+    available: formatMinor(available, coin),
+    frozen: formatMinor(frozen, coin),
+    total: formatMinor(available + frozen, coin),
+  };
+}
+
+/** Every wallet × coin of a user (listed coins always present), wallets in SPEC order. Futures margins are USDT. */
+export async function balancesView(db: Db, userId: number): Promise<Balance[]> {
+  const rows = await db.selectFrom('balances').select(['wallet', 'asset', 'amount']).where('user_id', '=', userId).execute();
+  const frozen = await frozenOf(db, userId);
+  const coins = new Set<string>([...LISTED_COINS, ...rows.map((r) => r.asset)]);
+  const out: Balance[] = [];
+  for (const wallet of WALLETS) {
+    for (const coin of [...coins].sort()) {
+      const row = rows.find((r) => r.wallet === wallet && r.asset === coin);
+      const f = coin === 'USDT' ? (frozen.get(wallet) ?? 0n) : 0n;
+      out.push(dto(wallet, coin, row ? parseMinor(row.amount) : 0n, f));
+    }
+  }
+  return out;
+}
+
+/** One wallet's balance DTO (what a `balance` socket frame carries). */
+export async function balanceOf(db: Db, userId: number, wallet: Wallet, coin: string): Promise<Balance> {
+  const row = await db
+    .selectFrom('balances')
+    .select('amount')
+    .where('user_id', '=', userId)
+    .where('wallet', '=', wallet)
+    .where('asset', '=', coin)
+    .executeTakeFirst();
+  const f = coin === 'USDT' ? ((await frozenOf(db, userId)).get(wallet) ?? 0n) : 0n;
+  return dto(wallet, coin, row ? parseMinor(row.amount) : 0n, f);
+}
+
+/** The spendable balance in minor units. */
+export async function availableOf(db: Db, userId: number, wallet: Wallet, coin: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('balances')
+    .select('amount')
+    .where('user_id', '=', userId)
+    .where('wallet', '=', wallet)
+    .where('asset', '=', coin)
+    .executeTakeFirst();
+  return row ? parseMinor(row.amount) : 0n;
+}
+
+/** A two-leg movement from one account to another with a ledger type; `symbol` tags it for the pair filter. */
+export async function move(
+  db: Db,
+  type: LedgerType,
+  from: { userId: number; wallet: Wallet },
+  to: { userId: number; wallet: Wallet },
+  coin: string,
+  amount: bigint,
+  now: number,
+  tag: { ref?: string; symbol?: string } = {},
+): Promise<PostResult> {
+  if (amount <= 0n) return { ok: true, ref: '' };
+  const legs: Leg[] = [
+    { userId: from.userId, wallet: from.wallet, asset: coin, amount: -amount },
+    { userId: to.userId, wallet: to.wallet, asset: coin, amount },
+  ];
+  const r = await post(db, { type, legs, now, ...(tag.ref !== undefined ? { ref: tag.ref } : {}) });
+  if (r.ok && tag.symbol) {
+    await db.insertInto('ledger_refs').values({ ref: r.ref, symbol: tag.symbol }).onConflict((oc) => oc.column('ref').doNothing()).execute();
+  }
+  return r;
+}
+
+export type TransferOutcome = { ok: true; from: Balance; to: Balance } | { ok: false; reason: 'insufficient' | 'badAmount' };
+
+/**
+ * Moves `amount` (a validated decimal string) between two of the user's wallets as one posting
+ * of two legs, typed WALLET_TRANSFER_OUT (the source leg) and WALLET_TRANSFER_IN (the target leg):
+ * the pair shares one ref, so both rows are written in one transaction or neither is.
+ */
+export async function transfer(db: Db, userId: number, from: Wallet, to: Wallet, coin: string, amount: string, now: number): Promise<TransferOutcome> {
+  let minor: bigint;
+  try {
+    minor = toMinor(amount, coin);
+  } catch {
+    return { ok: false, reason: 'badAmount' };
+  }
+  if (minor <= 0n) return { ok: false, reason: 'badAmount' };
+  return db.transaction().execute(async (trx) => {
+    const out = await post(trx, {
+      type: 'WALLET_TRANSFER_OUT',
+      now,
+      legs: [
+        { userId, wallet: from, asset: coin, amount: -minor },
+        { userId, wallet: to, asset: coin, amount: minor },
+      ],
+    });
+    if (!out.ok) return { ok: false, reason: 'insufficient' } as const;
+    // The target leg is the incoming half of the same posting.
+    await trx
+      .updateTable('ledger_entries')
+      .set({ type: 'WALLET_TRANSFER_IN' })
+      .where('ref', '=', out.ref)
+      .where('user_id', '=', userId)
+      .where('wallet', '=', to)
+      .execute();
+    return { ok: true, from: await balanceOf(trx, userId, from, coin), to: await balanceOf(trx, userId, to, coin) } as const;
+  });
+}
+
+/** The caller's transaction history, newest first, filtered and paged. */
+export async function ledgerPage(db: Db, userId: number, q: z.output<typeof ledgerQuery>): Promise<Page<LedgerEntry>> {
+  let base = db
+    .selectFrom('ledger_entries as e')
+    .leftJoin('ledger_refs as r', 'r.ref', 'e.ref')
+    .where('e.user_id', '=', userId);
+  if (q.wallet) base = base.where('e.wallet', '=', q.wallet);
+  if (q.coin) base = base.where('e.asset', '=', q.coin);
+  if (q.type) base = base.where('e.type', '=', q.type);
+  if (q.symbol) base = base.where('r.symbol', '=', q.symbol);
+  if (q.from !== undefined) base = base.where('e.created_at', '>=', q.from);
+  if (q.to !== undefined) base = base.where('e.created_at', '<=', q.to);
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .select(['e.id', 'e.wallet', 'e.asset', 'e.type', 'e.amount', 'e.balance_after', 'e.ref', 'e.created_at', 'r.symbol'])
+    .orderBy('e.id', 'desc')
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute();
+  return {
+    list: rows.map((r) => ({
+      id: r.id,
+      wallet: r.wallet,
+      coin: r.asset,
+      type: r.type as LedgerEntryType,
+      amount: formatMinor(parseMinor(r.amount), r.asset),
+      balanceAfter: formatMinor(parseMinor(r.balance_after), r.asset),
+      ref: r.ref,
+      symbol: r.symbol ?? '',
+      time: r.created_at,
+    })),
+    total: Number(total.n),
+    page: q.page,
+    pageSize: q.pageSize,
+  };
+}
