@@ -54,12 +54,7 @@ function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin 
     setShown(null);
   };
 
-  const submit = useCallback(async () => {
-    const err = validateTransfer(draft, available);
-    if (err) {
-      setShown({ kind: 'key', key: err });
-      return;
-    }
+  const post = useCallback(async () => {
     try {
       const env = await api.request<TransferResult>({ method: 'POST', path: apiPath(TRADING_PATHS.transfer), body: { ...draft } });
       toast.success(env.msg || t('transferDone'));
@@ -70,7 +65,17 @@ function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin 
       const key = serverMessageKey(msg);
       setShown(key ? { kind: 'key', key } : { kind: 'text', text: msg });
     }
-  }, [api, available, draft, onClose, onDone, t]);
+  }, [api, draft, onClose, onDone, t]);
+
+  /** Invalid input answers synchronously (no pending flash); a valid one returns the POST's promise. */
+  const submit = (): Promise<void> | undefined => {
+    const err = validateTransfer(draft, available);
+    if (err) {
+      setShown({ kind: 'key', key: err });
+      return undefined;
+    }
+    return post();
+  };
 
   const errorText = shown === null ? null : shown.kind === 'text' ? shown.text : shown.key === 'sameWallet' ? t('assets:sameWallet') : t(`common:${shown.key}`);
 

@@ -8,7 +8,8 @@ import { applyBalance, bookFromList, type BalanceBook } from './assetsModel.ts';
  * snapshot request is in flight are buffered and re-applied, in arrival order, on top of the
  * snapshot when it lands. A frame is pushed after its change commits, so re-applying it either
  * repeats what the snapshot already holds or moves the row forward; the newest frame per row
- * always wins. Frames arriving with no request in flight apply at once.
+ * always wins. Frames arriving with no request in flight apply at once. The state starts with
+ * the first load in flight; an answer while none is in flight is ignored.
  */
 export type BalancesStatus = 'loading' | 'ready' | 'error';
 
@@ -28,7 +29,9 @@ export type BalancesEvent =
   | { type: 'frame'; balance: Balance };
 
 export function initialBalances(): BalancesState {
-  return { status: 'loading', book: new Map(), buffered: [], inFlight: false, error: null };
+  // NOTE: the first load counts as in flight from the start, so a frame that beats the mount
+  // effect's request is still buffered and re-applied.
+  return { status: 'loading', book: new Map(), buffered: [], inFlight: true, error: null };
 }
 
 export function reduceBalances(s: BalancesState, e: BalancesEvent): BalancesState {
@@ -36,11 +39,13 @@ export function reduceBalances(s: BalancesState, e: BalancesEvent): BalancesStat
     case 'requested':
       return { ...s, inFlight: true, buffered: [] };
     case 'snapshot': {
+      if (!s.inFlight) return s; // an answer nobody waits for (cannot happen via the hook; harmless)
       let book = bookFromList(e.list);
       for (const b of s.buffered) book = applyBalance(book, b);
       return { status: 'ready', book, buffered: [], inFlight: false, error: null };
     }
     case 'failed':
+      if (!s.inFlight) return s;
       // Keep what we had (a refresh failing after a good load still shows the last book + frames).
       return {
         ...s,
