@@ -143,6 +143,24 @@ function isCrossed(bids: BookSide | Draft, asks: BookSide | Draft): boolean {
   return bids.length > 0 && asks.length > 0 && (bids.data[0] as number) >= (asks.data[0] as number);
 }
 
+/**
+ * Builds a state with every field in one fixed order. NOTE: measured faster than `{ ...state, x }`
+ * on the hot path (one hidden class, no generic clone).
+ */
+function makeState(
+  s: OrderBookState,
+  status: OrderBookStatus,
+  seq: number,
+  awaitingFirstDiff: boolean,
+  bids: BookSide,
+  asks: BookSide,
+  buffer: readonly DepthDiffFrame[],
+  reason: ResyncReason | null,
+  ts: number,
+): OrderBookState {
+  return { symbol: s.symbol, status, seq, awaitingFirstDiff, bids, asks, buffer, reason, ts, version: s.version + 1 };
+}
+
 function publish(d: Draft | null, fallback: BookSide): BookSide {
   return d === null ? fallback : { data: d.data, length: d.length };
 }
@@ -150,7 +168,7 @@ function publish(d: Draft | null, fallback: BookSide): BookSide {
 function withBuffered(state: OrderBookState, frame: DepthDiffFrame, status: OrderBookStatus): OrderBookState {
   const buffer = state.buffer.length >= MAX_BUFFERED_DIFFS ? state.buffer.slice(state.buffer.length - MAX_BUFFERED_DIFFS + 1) : state.buffer.slice();
   buffer.push(frame);
-  return { ...state, status, buffer, version: state.version + 1 };
+  return makeState(state, status, state.seq, state.awaitingFirstDiff, state.bids, state.asks, buffer, state.reason, state.ts);
 }
 
 /** Applies the levels of an accepted diff (or snapshot) and repairs crossing. */
@@ -173,20 +191,20 @@ function applyDiff(state: OrderBookState, frame: DepthDiffFrame): OrderBookState
   if (state.awaitingFirstDiff) {
     if (!(frame.firstSeq <= state.seq + 1 || frame.prevSeq <= state.seq)) {
       const reason: ResyncReason = { code: 'snapshotGap', snapshotSeq: state.seq, prevSeq: frame.prevSeq, firstSeq: frame.firstSeq, lastSeq: frame.lastSeq };
-      return { ...state, status: 'resync', reason, buffer: [frame], version: state.version + 1 };
+      return makeState(state, 'resync', state.seq, state.awaitingFirstDiff, state.bids, state.asks, [frame], reason, state.ts);
     }
   } else if (frame.prevSeq !== state.seq) {
     const reason: ResyncReason = { code: 'gap', expectedPrevSeq: state.seq, prevSeq: frame.prevSeq, firstSeq: frame.firstSeq, lastSeq: frame.lastSeq };
-    return { ...state, status: 'resync', reason, buffer: [frame], version: state.version + 1 };
+    return makeState(state, 'resync', state.seq, state.awaitingFirstDiff, state.bids, state.asks, [frame], reason, state.ts);
   }
   const { bids, asks } = applyUpdate(state, frame.bids, frame.asks, frame.lastSeq);
-  return { ...state, seq: frame.lastSeq, awaitingFirstDiff: false, bids, asks, ts: frame.ts, version: state.version + 1 };
+  return makeState(state, 'live', frame.lastSeq, false, bids, asks, state.buffer, null, frame.ts);
 }
 
 function applySnapshot(state: OrderBookState, frame: DepthSnapshotFrame): OrderBookState {
-  const base: OrderBookState = { ...state, status: 'live', seq: frame.seq, awaitingFirstDiff: true, bids: EMPTY_SIDE, asks: EMPTY_SIDE, buffer: [], reason: null, ts: frame.ts, version: state.version + 1 };
+  const base = makeState(state, 'live', frame.seq, true, EMPTY_SIDE, EMPTY_SIDE, [], null, frame.ts);
   const { bids, asks } = applyUpdate(base, frame.bids, frame.asks, frame.seq);
-  let next: OrderBookState = { ...base, bids, asks };
+  let next = makeState(state, 'live', frame.seq, true, bids, asks, [], null, frame.ts);
   for (const diff of state.buffer) {
     if (diff.lastSeq <= frame.seq) continue;
     next = applyDiff(next, diff);
