@@ -105,7 +105,8 @@ export function marginRatio(rules: Rules, side: PositionSide, cost: bigint, marg
  * The mark price at which {@link shouldLiquidate} starts to hold, solved from
  * (margin + q·P − cost) = mmr·q·P (long) and (margin + cost − q·P) = mmr·q·P (short):
  * long P = (cost − margin) / (q·(1 − mmr)), short P = (cost + margin) / (q·(1 + mmr)).
- * Rounded to the tick towards the entry (long up, short down) so the shown price is reached no later than the real trigger.
+ * Rounded to the tick away from the entry (long down, short up): the first tick at which the check holds,
+ * so a mark at the shown price always liquidates (give or take the one-minor-unit rounding of the notional).
  * 0 when a long cannot be liquidated (margin ≥ cost).
  */
 export function liquidationPrice(rules: Rules, side: PositionSide, cost: bigint, margin: bigint, qtyUnits: bigint): number {
@@ -119,14 +120,14 @@ export function liquidationPrice(rules: Rules, side: PositionSide, cost: bigint,
     const num = (cost - margin) * scale;
     if (num <= 0n) return 0;
     const den = qtyUnits * (PPB - mmr) * 10n ** cd;
-    units = ceilDiv(num, den);
+    units = num / den;
   } else {
     const num = (cost + margin) * scale;
     const den = qtyUnits * (PPB + mmr) * 10n ** cd;
-    units = num / den;
+    units = ceilDiv(num, den);
   }
   const tick = scaled(rules.tickSize, rules.pricePrecision);
-  const snapped = side === 'long' ? ceilDiv(units, tick) * tick : (units / tick) * tick;
+  const snapped = side === 'long' ? (units / tick) * tick : ceilDiv(units, tick) * tick;
   return unscaled(snapped, rules.pricePrecision);
 }
 
