@@ -26,7 +26,7 @@ async function lastPrice(page: Page): Promise<number> {
   return Number((await page.getByTestId('last-price').innerText()).replace(/,/g, ''));
 }
 
-async function tradeFlow(page: Page): Promise<void> {
+async function tradeFlow(page: Page, shot: string): Promise<void> {
   const p = panel(page);
   // SPEC §5: a limit order needs a price.
   await p.getByLabel('Quantity').fill('0.01');
@@ -55,6 +55,7 @@ async function tradeFlow(page: Page): Promise<void> {
   await expect(p.getByText('Order placed')).toBeVisible();
   await page.getByRole('tab', { name: /Open orders/ }).click();
   await expect(page.getByTestId('open-order-row')).toHaveCount(1);
+  await page.screenshot({ path: `screenshots/trade-${shot}-open-order.png`, fullPage: true });
 
   // Set a take-profit on the position.
   await page.getByRole('tab', { name: /Positions/ }).click();
@@ -64,6 +65,7 @@ async function tradeFlow(page: Page): Promise<void> {
   await dialog.getByLabel('Take profit').fill(String(tp));
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(row.getByTestId('position-tpsl')).toContainText(tp.toLocaleString('en-US'));
+  await page.screenshot({ path: `screenshots/trade-${shot}-position.png`, fullPage: true });
 
   // Close it.
   await row.getByRole('button', { name: 'Close' }).click();
@@ -85,7 +87,7 @@ test.describe('trade desktop', () => {
   test('market and limit order, position with liquidation price, TP, close, histories', async ({ page }) => {
     await openTrade(page);
     await expect(page.getByTestId('candle-chart').locator('canvas').first()).toBeVisible();
-    await tradeFlow(page);
+    await tradeFlow(page, 'desktop');
   });
 
   for (const theme of ['dark', 'light'] as const) {
@@ -94,6 +96,20 @@ test.describe('trade desktop', () => {
       await expect(page.getByTestId('ob-bid').first()).toBeVisible();
       await page.waitForTimeout(800);
       await page.screenshot({ path: `screenshots/trade-desktop-${theme}.png` });
+      if (theme === 'dark') {
+        await page.getByTestId('indicator-menu').click();
+        await page.getByLabel('BOLL').check();
+        await page.getByLabel('MACD').check();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: 'screenshots/trade-desktop-indicators.png' });
+        await page.getByTestId('indicator-menu').click();
+        await page.getByRole('tab', { name: 'Depth' }).click();
+        await expect(page.getByTestId('depth-chart')).toBeVisible();
+        await page.screenshot({ path: 'screenshots/trade-desktop-depth.png' });
+        await page.getByRole('tab', { name: 'Info & rules' }).click();
+        await expect(page.getByTestId('rules')).toContainText('Maintenance margin ratio');
+        await page.screenshot({ path: 'screenshots/trade-desktop-rules.png' });
+      }
     });
   }
 });
@@ -105,7 +121,7 @@ test.describe('trade phone', () => {
     await openTrade(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
-    await tradeFlow(page);
+    await tradeFlow(page, 'phone');
   });
 
   for (const theme of ['dark', 'light'] as const) {

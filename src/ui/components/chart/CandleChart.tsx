@@ -155,6 +155,8 @@ export function CandleChart(props: CandleChartProps) {
         overlays.current.push({ name, key: line.key, series });
       }
     };
+    // The VOL pane already shows the volume: no second copy under the candles.
+    volumeRef.current?.applyOptions({ visible: sub !== 'VOL' });
     for (const name of main) add(name, 0);
     if (sub) {
       add(sub, 1);

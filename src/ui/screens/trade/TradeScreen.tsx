@@ -119,8 +119,8 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
     />
   );
   const depthChart = <DepthChart bids={depth.bids} asks={depth.asks} up={up} down={down} text={chartTheme.text} pricePrecision={pp} height={device === 'desktop' ? 420 : 300} />;
-  const book = <OrderBook book={market.book} tickSize={info?.tickSize ?? 0.01} qtyPrecision={qp} lastPrice={last} lastUp={lastUp} rows={device === 'desktop' ? 11 : 14} onPickPrice={pickPrice} />;
-  const trades = <LatestTrades trades={market.trades.items} pricePrecision={pp} qtyPrecision={qp} rows={device === 'desktop' ? 18 : 30} />;
+  const book = <OrderBook book={market.book} tickSize={info?.tickSize ?? 0.01} qtyPrecision={qp} lastPrice={last} lastUp={lastUp} rows={device === 'desktop' ? 9 : 14} onPickPrice={pickPrice} />;
+  const trades = <LatestTrades trades={market.trades.items} pricePrecision={pp} qtyPrecision={qp} rows={device === 'desktop' ? 14 : 30} />;
   const rules = info ? <RulesPanel info={info} contract={contract} /> : null;
   const panel = info ? (
     <OrderPanel
