@@ -1,0 +1,216 @@
+import type { AnyActorRef } from 'xstate';
+import { createAppCore, type AppCore } from '../createAppCore.ts';
+import type { LogRecord } from '../eventLog.ts';
+import { hashState } from '../stateHash.ts';
+import { createReplayPorts, type Divergence, type ReplayPortsController } from '../../ports/replay.ts';
+import type { ParsedLog } from './parse.ts';
+import { INTENT_ACTORS, type IntentActor } from './record.ts';
+import { StreamModel } from './streams.ts';
+
+/**
+ * The replay driver (DESIGN §4): for each record in order, advance the VirtualClock to the
+ * record's `t` (firing due timers: pings, reconnects), then deliver it: transport records to the
+ * replay ports, `ui.intent` to its actor, `ui.route` to the location. Everything runs through the
+ * real machines (createAppCore) and the real stream reducers (StreamModel).
+ *
+ * Determinism: delivery is synchronous; only when a recorded HTTP answer resolves a promise (or
+ * an intent may start one) does the driver yield one macrotask so the promise chain settles
+ * before the next record, exactly once per such record. Nothing else is awaited.
+ */
+
+/** What gets hashed: every actor's persisted snapshot and every stream's state. */
+export interface ReplayState {
+  session: unknown;
+  market: unknown;
+  user: unknown;
+  streams: Record<string, unknown>;
+}
+
+export interface Checkpoint {
+  seq: number;
+  t: number;
+  hash: string;
+  state: ReplayState;
+  /** Invariant violations seen at this checkpoint. */
+  violations: string[];
+}
+
+export interface ReplayOptions {
+  /** Stop after the record with this seq. */
+  until?: number;
+  /** Take a checkpoint every N records (plus the final one). 0 = only the final one. */
+  checkpointEvery?: number;
+  /** Also take checkpoints after these seqs. */
+  checkpointAt?: readonly number[];
+  /** Keep the hash after every record (for --diff). */
+  hashEveryRecord?: boolean;
+  /** Called after each record is delivered (timeline printers, browsers stepping along). */
+  onRecord?: (rec: LogRecord, core: AppCore) => void | Promise<void>;
+  /** Yields to the host so pending promises settle; default: one macrotask. */
+  flush?: () => Promise<void>;
+}
+
+export interface ReplayResult {
+  /** Records delivered. */
+  delivered: number;
+  lastSeq: number;
+  checkpoints: Checkpoint[];
+  /** seq → hash after that record (only with hashEveryRecord). */
+  hashes: { seq: number; kind: string; hash: string }[];
+  final: Checkpoint;
+  divergences: Divergence[];
+  /** Recorded requests the replayed app never made (screens' own calls in headless replay). */
+  unissued: number;
+  /** `env` records seen (bundle metadata first). */
+  env: Record<string, unknown>[];
+  /** Results of `expect.book` records (market fixtures' published top of book). */
+  bookChecks: { seq: number; ok: boolean; message: string }[];
+  /** The hash in the bundle's checkpoint record, when the input was a support bundle. */
+  bundleHash: string | null;
+}
+
+const defaultFlush = (): Promise<void> =>
+  new Promise((resolve) => {
+    const g = globalThis as { setImmediate?: (fn: () => void) => unknown; setTimeout: (fn: () => void, ms: number) => unknown };
+    if (g.setImmediate) g.setImmediate(resolve);
+    else g.setTimeout(resolve, 0);
+  });
+
+/** The hashable snapshot of an actor: its persisted snapshot (children included). */
+function persisted(actor: AnyActorRef): unknown {
+  return actor.getPersistedSnapshot();
+}
+
+export interface ReplayHandle {
+  core: AppCore;
+  streams: StreamModel;
+  ports: ReplayPortsController;
+  state(): ReplayState;
+  /** "No machine stuck": a socket waiting to reconnect must have a timer armed, and so on. */
+  stuck(): string[];
+}
+
+/** Builds the core on replay ports for `log` without delivering anything yet. */
+export function createReplayHandle(log: ParsedLog, location: { path: string }): ReplayHandle {
+  const ports = createReplayPorts(log.records, log.header.startedAt);
+  ports.setCurrentSeq(null);
+  const core = createAppCore(ports.ports, { location: () => location.path, record: false });
+  const streams = new StreamModel();
+  core.marketFrames$.subscribe((f) => streams.marketFrame(f));
+  core.userFrames$.subscribe((f) => streams.userFrame(f));
+  return {
+    core,
+    streams,
+    ports,
+    state: () => ({ session: persisted(core.session), market: persisted(core.market), user: persisted(core.user), streams: streams.state() }),
+    stuck() {
+      const out: string[] = [];
+      for (const name of ['market', 'user'] as const) {
+        const snap = core[name].getSnapshot();
+        if (snap.status !== 'active') out.push(`${name} socket actor is ${snap.status}`);
+        if (snap.matches('reconnecting') && ports.clock.pending() === 0) out.push(`${name} socket is reconnecting with no timer armed`);
+      }
+      if (core.session.getSnapshot().status !== 'active') out.push(`session actor is ${core.session.getSnapshot().status}`);
+      return out;
+    },
+  };
+}
+
+/** Replays `log` headless; see {@link ReplayOptions}. Never throws for log content. */
+export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Promise<ReplayResult> {
+  const flush = options.flush ?? defaultFlush;
+  const location = { path: '/' };
+  const h = createReplayHandle(log, location);
+  const { core, streams, ports } = h;
+  const checkpoints: Checkpoint[] = [];
+  const hashes: ReplayResult['hashes'] = [];
+  const env: Record<string, unknown>[] = log.meta.filter((m) => m.kind === 'env');
+  const bookChecks: ReplayResult['bookChecks'] = [];
+  const at = new Set(options.checkpointAt ?? []);
+  const every = options.checkpointEvery ?? 0;
+  const requests = new Map<number, LogRecord>();
+  let delivered = 0;
+  let lastSeq = 0;
+  let lastT = 0;
+
+  const checkpoint = (seq: number, t: number): Checkpoint => {
+    const state = h.state();
+    return { seq, t, hash: hashState(state), state, violations: [...streams.violations(), ...h.stuck()] };
+  };
+
+  // Let the start-up requests (a stored token fetches user info) reach the ports before record 1.
+  await flush();
+  for (const rec of log.records) {
+    if (options.until !== undefined && rec.seq > options.until) break;
+    const target = log.header.startedAt + rec.t;
+    if (target > ports.clock.now()) ports.clock.set(target);
+    let settle = false;
+    switch (rec.kind) {
+      case 'ui.intent': {
+        const name = rec.actor as IntentActor;
+        const event = rec.event as { type?: unknown } | undefined;
+        if (INTENT_ACTORS.includes(name) && event && typeof event.type === 'string') {
+          ports.setCurrentSeq(rec.seq);
+          (core[name] as AnyActorRef).send(event as { type: string });
+          settle = true;
+        }
+        break;
+      }
+      case 'ui.route':
+        if (typeof rec.path === 'string') location.path = rec.path;
+        break;
+      case 'env':
+        env.push(rec);
+        break;
+      case 'expect.book':
+        bookChecks.push(checkBook(rec, streams));
+        break;
+      case 'http.request':
+        requests.set(Number(rec.id), rec);
+        settle = ports.deliver(rec);
+        break;
+      case 'http.response': {
+        settle = ports.deliver(rec);
+        const req = requests.get(Number(rec.id));
+        const envl = rec.envelope as { code?: unknown; data?: unknown } | undefined;
+        if (req && envl && envl.code === 200) streams.httpAnswer(String(req.method), String(req.path), envl.data);
+        break;
+      }
+      default:
+        settle = ports.deliver(rec);
+    }
+    if (settle) await flush();
+    delivered += 1;
+    lastSeq = rec.seq;
+    lastT = rec.t;
+    if (options.hashEveryRecord) hashes.push({ seq: rec.seq, kind: rec.kind, hash: hashState(h.state()) });
+    if ((every > 0 && delivered % every === 0) || at.has(rec.seq)) checkpoints.push(checkpoint(rec.seq, rec.t));
+    if (options.onRecord) await options.onRecord(rec, core);
+  }
+  const final = checkpoint(lastSeq, lastT);
+  if (checkpoints[checkpoints.length - 1]?.seq !== lastSeq) checkpoints.push(final);
+  const bundleCp = log.meta.find((m) => m.kind === 'checkpoint');
+  core.stop();
+  return {
+    delivered,
+    lastSeq,
+    checkpoints,
+    hashes,
+    final,
+    divergences: ports.divergences,
+    unissued: ports.unissued.length,
+    env,
+    bookChecks,
+    bundleHash: bundleCp && typeof bundleCp.hash === 'string' ? bundleCp.hash : null,
+  };
+}
+
+function checkBook(rec: LogRecord, streams: StreamModel): { seq: number; ok: boolean; message: string } {
+  const check = rec.check as { symbol: string; lastSeq: number; bestBid: [number, number]; bestAsk: [number, number] };
+  const book = streams.books.get(check.symbol);
+  if (!book) return { seq: rec.seq, ok: false, message: `no book for ${check.symbol}` };
+  const bids = book.bids.length > 0 ? [book.bids.data[0], book.bids.data[1]] : null;
+  const asks = book.asks.length > 0 ? [book.asks.data[0], book.asks.data[1]] : null;
+  const ok = book.status === 'live' && book.seq === check.lastSeq && bids?.[0] === check.bestBid[0] && bids[1] === check.bestBid[1] && asks?.[0] === check.bestAsk[0] && asks[1] === check.bestAsk[1];
+  return { seq: rec.seq, ok, message: ok ? `${check.symbol} top of book matches at ${check.lastSeq}` : `${check.symbol} at ${check.lastSeq}: expected ${JSON.stringify([check.bestBid, check.bestAsk])}, got ${book.status} seq ${book.seq} ${JSON.stringify([bids, asks])}` };
+}

@@ -1,0 +1,90 @@
+import type { AppCore, AppCoreOptions } from '../createAppCore.ts';
+import { createAppCore } from '../createAppCore.ts';
+import type { EventLog } from '../eventLog.ts';
+import { createEventLog } from '../eventLog.ts';
+import { createRecordingPorts } from '../../ports/recording.ts';
+import type { Redactor } from '../../ports/redact.ts';
+import { createRedactor } from '../../ports/redact.ts';
+import type { Ports } from '../../ports/types.ts';
+
+/**
+ * Recording the whole app (DESIGN §2–§3): the transport records of src/ports/recording.ts plus the
+ * kinds only the composition root knows about:
+ * - `env` {appVersion, language, theme, viewport:{width,height}, userAgent, path} once at start
+ *   (and again whenever {@link RecordedCore.recordEnv} is called: a theme or language change);
+ * - `ui.intent` {actor:'session'|'market'|'user', event}: every event the UI sends to an actor,
+ *   redacted with the SAME redactor as the transport (so a password typed in an intent and the
+ *   one in the request body get the same placeholder and the replayed request still matches);
+ * - `ui.route` {path}: the screen the user is on (the browser replay opens it).
+ * Events the core derives itself (`socket.setToken`, `session.unauthorized`) are not intents:
+ * replay re-derives them, so logging them would deliver them twice.
+ */
+
+export type IntentActor = 'session' | 'market' | 'user';
+export const INTENT_ACTORS: readonly IntentActor[] = ['session', 'market', 'user'];
+export const DERIVED_EVENTS: ReadonlySet<string> = new Set(['socket.setToken', 'session.unauthorized']);
+
+export interface EnvInfo {
+  appVersion: string;
+  language: string;
+  theme: string;
+  viewport: { width: number; height: number };
+  userAgent: string;
+  path?: string;
+}
+
+/**
+ * Wraps `send` of the core's actors so each UI intent is appended to `log` before it is
+ * delivered. Returns a function that restores the original `send`s.
+ */
+export function instrumentIntents(core: Pick<AppCore, IntentActor>, log: EventLog, redactor: Redactor): () => void {
+  const restore: (() => void)[] = [];
+  for (const name of INTENT_ACTORS) {
+    const actor = core[name] as { send(e: { type: string }): void };
+    const original = actor.send;
+    const bound = original.bind(actor);
+    actor.send = (event: { type: string }) => {
+      if (!DERIVED_EVENTS.has(event.type)) log.append('ui.intent', { actor: name, event: redactor.redact(event) });
+      bound(event);
+    };
+    restore.push(() => {
+      actor.send = original;
+    });
+  }
+  return () => restore.forEach((r) => r());
+}
+
+export interface RecordedCore {
+  core: AppCore;
+  log: EventLog;
+  redactor: Redactor;
+  /** Appends an `env` record (call again after a language / theme / viewport change). */
+  recordEnv(env: EnvInfo): void;
+  /** Appends a `ui.route` record when the path changes. */
+  recordRoute(path: string): void;
+}
+
+/**
+ * Builds the core with recording on: one log and ONE redactor shared by the transport recorders
+ * and the intent recorder. Use it instead of `createAppCore` in the browser composition root.
+ */
+export function createRecordedCore(raw: Ports, options: AppCoreOptions & { env?: EnvInfo }): RecordedCore {
+  const log = options.log ?? createEventLog({ now: () => raw.clock.now(), maxBytes: options.logBytes });
+  const redactor = createRedactor();
+  if (options.env) log.append('env', { ...options.env });
+  const ports = createRecordingPorts(raw, log, redactor);
+  const core = createAppCore(ports, { ...options, log, record: false });
+  instrumentIntents(core, log, redactor);
+  let lastPath: string | null = null;
+  return {
+    core,
+    log,
+    redactor,
+    recordEnv: (env) => void log.append('env', { ...env }),
+    recordRoute(path) {
+      if (path === lastPath) return;
+      lastPath = path;
+      log.append('ui.route', { path: redactor.redact(path) });
+    },
+  };
+}

@@ -1,0 +1,289 @@
+import type { LogRecord } from '../core/eventLog.ts';
+import { VirtualClock } from '../core/virtualClock.ts';
+import { stableStringify } from '../core/stateHash.ts';
+import type { HttpOutcome, HttpRequest, Ports, SocketHandlers } from './types.ts';
+
+/**
+ * Replay adapters (DESIGN §4): the same port interfaces as the browser set, served from a
+ * recorded event log. They never guess:
+ * - Http answers each request with the next recorded response for the same `METHOD path`, in
+ *   order, at the `t` of that response (the promise resolves when the driver delivers the
+ *   `http.response` record). A request with no recorded counterpart, or whose query/body differ
+ *   from the recording, is reported as a {@link Divergence} (expected vs actual).
+ * - Socket connections are matched to recorded connections by URL in opening order; the driver
+ *   delivers `ws.opened` / `ws.in` / `ws.close` / `ws.error` to the matched connection's handlers
+ *   and checks each `ws.out` against what the app really sent.
+ * - Storage starts from the `storage.init` values; Random returns the recorded values in order.
+ * - The clock is a {@link VirtualClock} starting at the log's `startedAt`.
+ */
+
+export interface Divergence {
+  /** seq of the record being delivered when it was noticed (null: during start-up). */
+  seq: number | null;
+  what: 'http' | 'ws' | 'storage' | 'random';
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+interface HttpEntry {
+  id: number;
+  request: LogRecord;
+  response: LogRecord | null;
+  issued: boolean;
+  delivered: boolean;
+  resolve: ((o: HttpOutcome) => void) | null;
+}
+
+interface AppConn {
+  url: string;
+  handlers: SocketHandlers;
+  sent: string[];
+  closedByApp: boolean;
+  recConn: number | null;
+}
+
+export interface ReplayPortsController {
+  ports: Ports;
+  clock: VirtualClock;
+  divergences: Divergence[];
+  /** Recorded requests the app never made (in headless replay: requests made by screens). */
+  unissued: LogRecord[];
+  /**
+   * Delivers one transport record (`http.*`, `ws.*`, `storage.*`, `random`). Returns true when a
+   * promise was resolved, so the driver must let microtasks run before the next record.
+   */
+  deliver(rec: LogRecord): boolean;
+  /** Sets the seq used to label divergences found outside {@link deliver} (app-initiated calls). */
+  setCurrentSeq(seq: number | null): void;
+  /** Requests still waiting for a response that the log does not contain. */
+  pendingRequests(): number;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/** The outcome a recorded `http.response` stands for. */
+export function outcomeOf(rec: LogRecord): HttpOutcome {
+  if (rec.envelope && typeof rec.envelope === 'object') {
+    const e = rec.envelope as { code?: unknown; msg?: unknown; data?: unknown };
+    return { kind: 'envelope', envelope: { code: num(e.code), msg: str(e.msg), data: e.data ?? null } };
+  }
+  return { kind: 'networkError', message: str(rec.networkError) || 'network error' };
+}
+
+/** What a request looks like in the log (FormData described, undefined fields dropped). */
+function requestView(req: HttpRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (req.query) out.query = req.query;
+  if (req.body !== undefined) {
+    if (typeof FormData !== 'undefined' && req.body instanceof FormData) {
+      const parts: [string, unknown][] = [];
+      req.body.forEach((v, k) => parts.push([k, typeof v === 'string' ? v : { file: v.name, size: v.size, type: v.type }]));
+      out.body = { formData: parts };
+    } else out.body = req.body;
+  }
+  return JSON.parse(JSON.stringify(out)) as Record<string, unknown>;
+}
+
+function recordedView(rec: LogRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (rec.query !== undefined) out.query = rec.query;
+  if (rec.body !== undefined) out.body = rec.body;
+  return out;
+}
+
+/** Builds the replay ports over `records` (in log order) and a clock at `startedAt`. */
+export function createReplayPorts(records: readonly LogRecord[], startedAt: number): ReplayPortsController {
+  const clock = new VirtualClock(startedAt);
+  const divergences: Divergence[] = [];
+  let currentSeq: number | null = null;
+  const diverge = (d: Omit<Divergence, 'seq'>) => divergences.push({ seq: currentSeq, ...d });
+
+  // ---- HTTP: per-route queues of recorded requests, responses paired by id ----
+  const byId = new Map<number, HttpEntry>();
+  const queues = new Map<string, HttpEntry[]>();
+  const storageInit = new Map<string, string | null>();
+  const randoms: string[] = [];
+  for (const rec of records) {
+    if (rec.kind === 'http.request') {
+      const entry: HttpEntry = { id: num(rec.id), request: rec, response: null, issued: false, delivered: false, resolve: null };
+      byId.set(entry.id, entry);
+      const key = `${str(rec.method)} ${str(rec.path)}`;
+      const q = queues.get(key) ?? [];
+      q.push(entry);
+      queues.set(key, q);
+    } else if (rec.kind === 'http.response') {
+      const entry = byId.get(num(rec.id));
+      if (entry) entry.response = rec;
+    } else if (rec.kind === 'storage.init') {
+      const key = str(rec.key);
+      if (!storageInit.has(key)) storageInit.set(key, typeof rec.value === 'string' ? rec.value : null);
+    } else if (rec.kind === 'random') randoms.push(str(rec.value));
+  }
+  const cursor = new Map<string, number>();
+
+  const http: Ports['http'] = {
+    request(req) {
+      const key = `${req.method} ${req.path}`;
+      const q = queues.get(key) ?? [];
+      const at = cursor.get(key) ?? 0;
+      const entry = q[at];
+      if (!entry) {
+        diverge({ what: 'http', message: `no recorded request left for ${key}`, expected: null, actual: { method: req.method, path: req.path, ...requestView(req) } });
+        return Promise.resolve({ kind: 'networkError', message: `replay: no recorded response for ${key}` });
+      }
+      cursor.set(key, at + 1);
+      entry.issued = true;
+      const actual = requestView(req);
+      const expected = recordedView(entry.request);
+      if (stableStringify(actual) !== stableStringify(expected)) {
+        diverge({ what: 'http', message: `request ${key} differs from the recording (seq ${entry.request.seq})`, expected, actual });
+      }
+      if (entry.delivered && entry.response) return Promise.resolve(outcomeOf(entry.response));
+      return new Promise<HttpOutcome>((resolve) => {
+        entry.resolve = resolve;
+      });
+    },
+  };
+
+  // ---- Sockets ----
+  const appConns: AppConn[] = [];
+  const byRecConn = new Map<number, AppConn>();
+  const socket: Ports['socket'] = {
+    open(url, handlers) {
+      const c: AppConn = { url, handlers, sent: [], closedByApp: false, recConn: null };
+      appConns.push(c);
+      return {
+        send: (data) => void c.sent.push(data),
+        close: () => {
+          c.closedByApp = true;
+        },
+      };
+    },
+  };
+  const connFor = (rec: LogRecord): AppConn | null => {
+    const id = num(rec.conn);
+    const hit = byRecConn.get(id);
+    if (hit) return hit;
+    if (rec.kind === 'ws.open') {
+      const url = str(rec.url);
+      const c = appConns.find((a) => a.recConn === null && a.url === url);
+      if (!c) {
+        diverge({ what: 'ws', message: `the app did not open ${url} (recorded connection ${id})`, expected: url, actual: appConns.filter((a) => a.recConn === null).map((a) => a.url) });
+        return null;
+      }
+      c.recConn = id;
+      byRecConn.set(id, c);
+      return c;
+    }
+    // NOTE: a ring-truncated log can start mid-connection: adopt the oldest unmatched app connection.
+    const c = appConns.find((a) => a.recConn === null);
+    if (!c) {
+      diverge({ what: 'ws', message: `${rec.kind} for connection ${id}, which the app never opened` });
+      return null;
+    }
+    c.recConn = id;
+    byRecConn.set(id, c);
+    if (rec.kind !== 'ws.opened') c.handlers.onOpen();
+    return c;
+  };
+
+  // ---- Storage / Random ----
+  const mem = new Map<string, string>();
+  for (const [k, v] of storageInit) if (v !== null) mem.set(k, v);
+  const writes: { key: string; value: string | null }[] = [];
+  const storage: Ports['storage'] = {
+    get: (k) => mem.get(k) ?? null,
+    set: (k, v) => {
+      mem.set(k, v);
+      writes.push({ key: k, value: v });
+    },
+    remove: (k) => {
+      mem.delete(k);
+      writes.push({ key: k, value: null });
+    },
+  };
+  let drawn = 0;
+  const random: Ports['random'] = {
+    id() {
+      const v = randoms[drawn];
+      drawn += 1;
+      if (v !== undefined) return v;
+      diverge({ what: 'random', message: `the app drew random value #${drawn} but the log has ${randoms.length}` });
+      return `replay-random-${drawn}`;
+    },
+  };
+
+  const unissued: LogRecord[] = [];
+  return {
+    ports: { clock, http, socket, storage, random },
+    clock,
+    divergences,
+    unissued,
+    setCurrentSeq(seq) {
+      currentSeq = seq;
+    },
+    pendingRequests: () => [...byId.values()].filter((e) => e.issued && !e.delivered).length,
+    deliver(rec) {
+      currentSeq = rec.seq;
+      switch (rec.kind) {
+        case 'http.request': {
+          const entry = byId.get(num(rec.id));
+          if (entry && !entry.issued) unissued.push(rec);
+          return false;
+        }
+        case 'http.response': {
+          const entry = byId.get(num(rec.id));
+          if (!entry) return false; // its request fell out of the ring
+          entry.delivered = true;
+          if (entry.resolve) {
+            entry.resolve(outcomeOf(rec));
+            entry.resolve = null;
+            return true;
+          }
+          return false;
+        }
+        case 'ws.open':
+          connFor(rec);
+          return false;
+        case 'ws.opened':
+          connFor(rec)?.handlers.onOpen();
+          return false;
+        case 'ws.in':
+          connFor(rec)?.handlers.onFrame(str(rec.data));
+          return false;
+        case 'ws.close':
+          connFor(rec)?.handlers.onClose(num(rec.code), str(rec.reason));
+          return false;
+        case 'ws.error':
+          connFor(rec)?.handlers.onError(str(rec.message));
+          return false;
+        case 'ws.out': {
+          const c = connFor(rec);
+          if (!c) return false;
+          const sent = c.sent.shift();
+          if (sent !== str(rec.data)) diverge({ what: 'ws', message: `frame sent on connection ${num(rec.conn)} differs from the recording`, expected: rec.data, actual: sent ?? null });
+          return false;
+        }
+        case 'ws.closeLocal': {
+          const c = connFor(rec);
+          if (c && !c.closedByApp) diverge({ what: 'ws', message: `the recording closed connection ${num(rec.conn)} but the app kept it open` });
+          return false;
+        }
+        case 'storage.set':
+        case 'storage.remove': {
+          const w = writes.shift();
+          const expected = { key: str(rec.key), value: rec.kind === 'storage.set' ? rec.value : null };
+          // Values may be redacted placeholders on both sides; compare keys and presence only.
+          if (!w || w.key !== expected.key || (w.value === null) !== (expected.value === null)) {
+            diverge({ what: 'storage', message: `storage write differs from the recording`, expected, actual: w ?? null });
+          }
+          return false;
+        }
+        default:
+          return false;
+      }
+    },
+  };
+}
