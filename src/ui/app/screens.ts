@@ -35,7 +35,7 @@ export const SCREENS = {
   assetsFutures: named(() => import('../screens/assets/FuturesAccountScreen.tsx'), 'FuturesAccountScreen'),
   assetsSpot: named(() => import('../screens/assets/SpotAccountScreen.tsx'), 'SpotAccountScreen'),
   assetsFund: named(() => import('../screens/assets/FundAccountScreen.tsx'), 'FundAccountScreen'),
-  orderFutures: null,
+  orderFutures: named(() => import('../screens/orders/FuturesOrdersScreen.tsx'), 'FuturesOrdersScreen'),
   orderWalletHistory: null,
   orderConvert: null,
   rebate: null,

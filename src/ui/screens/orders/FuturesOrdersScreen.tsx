@@ -1,0 +1,146 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { errorMessage } from '../../../api/client.ts';
+import type { SymbolInfo } from '../../../protocol/market.ts';
+import { TRADING_PATHS, type Fill, type LedgerEntry, type Order } from '../../../protocol/trading.ts';
+import { useApi } from '../../app/AppCoreProvider.tsx';
+import { AccountLayout } from '../../components/account/AccountLayout.tsx';
+import { Button } from '../../components/Button.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
+import { useDevice } from '../../hooks/usePrefs.ts';
+import { fillColumns, ledgerColumns, orderColumns, RowList } from './columns.tsx';
+import { EMPTY_FILTERS, ORDER_TABS, pageCount, type HistoryFilters, type OrderTab } from './historyQuery.ts';
+import { OrderFilters } from './OrderFilters.tsx';
+import { useHistoryPage } from './useHistoryPage.ts';
+import './orders.css';
+
+const TAB_LABEL = { open: 'tabOpen', history: 'tabHistory', trades: 'tabTrades', ledger: 'tabLedger' } as const;
+
+/** Pair names for the filter (GET /market/symbols once); empty until it answers. */
+function useSymbolNames(): string[] {
+  const api = useApi();
+  const [names, setNames] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    api
+      .get<SymbolInfo[]>('/market/symbols')
+      .then((list) => {
+        if (live && Array.isArray(list)) setNames(list.map((s) => s.symbol));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  return names;
+}
+
+function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: HistoryFilters; page: number; setPage: (p: number) => void }) {
+  const { t } = useTranslation('assets');
+  const api = useApi();
+  const mobile = useDevice() === 'mobile';
+  const { load, reload } = useHistoryPage<Order | Fill | LedgerEntry>(tab, filters, page);
+
+  const cancel = useCallback(
+    async (o: Order) => {
+      try {
+        const env = await api.request({ method: 'POST', path: TRADING_PATHS.cancelOrder.replace(/^\/api/, ''), body: { orderId: o.id } });
+        toast.success(env.msg || t('canceledOk'));
+      } catch (e: unknown) {
+        toast.error(errorMessage(e));
+      }
+      reload();
+    },
+    [api, reload, t],
+  );
+
+  if (load.status === 'error') {
+    return (
+      <p className="acct-error orders-pad" role="alert">
+        {t('loadFailed', { msg: load.msg })}
+      </p>
+    );
+  }
+  if (load.status === 'loading') return <p className="acct-muted orders-pad">{t('common:loading')}</p>;
+  const { list, total, pageSize } = load.page;
+  const pages = pageCount(total, pageSize);
+  const label = t(TAB_LABEL[tab]);
+  return (
+    <>
+      {list.length === 0 ? (
+        <EmptyState />
+      ) : tab === 'ledger' ? (
+        <RowList rows={list as LedgerEntry[]} columns={ledgerColumns(t)} rowKey={(r) => r.id} mobile={mobile} label={label} />
+      ) : tab === 'trades' ? (
+        <RowList rows={list as Fill[]} columns={fillColumns(t)} rowKey={(r) => r.id} mobile={mobile} label={label} />
+      ) : (
+        <RowList
+          rows={list as Order[]}
+          columns={orderColumns(t, tab === 'history')}
+          rowKey={(r) => r.id}
+          mobile={mobile}
+          label={label}
+          actions={tab === 'open' ? { label: t('actions'), render: (o) => <Button variant="ghost" size="sm" onClick={() => cancel(o)}>{t('cancelOrder')}</Button> } : undefined}
+        />
+      )}
+      {pages > 1 ? (
+        <div className="orders-pager">
+          <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {t('prev')}
+          </Button>
+          <span className="acct-muted" data-testid="page-of">
+            {t('pageOf', { page, pages })}
+          </span>
+          <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            {t('next')}
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * /my/order/futures: open orders (with cancel), order history, trade history and transaction
+ * history, filtered by contract, pair, kind / status / entry type and date range, paged. A tab or
+ * filter change starts again at page 1; lists refresh on the user socket's order/balance frames.
+ */
+export function FuturesOrdersScreen() {
+  const { t } = useTranslation('assets');
+  const device = useDevice();
+  const symbols = useSymbolNames();
+  const [tab, setTab] = useState<OrderTab>('open');
+  const [filters, setFilters] = useState<HistoryFilters>(EMPTY_FILTERS);
+  const [page, setPage] = useState(1);
+  const items = useMemo(() => ORDER_TABS.map((k) => ({ key: k, label: t(TAB_LABEL[k]) })), [t]);
+
+  return (
+    <AccountLayout title={t('ordersTitle')}>
+      <div className={device === 'mobile' ? 'orders-panel' : 'acct-card acct-card--flush orders-panel'}>
+        <div className="orders-tabs">
+          <Tabs
+            items={items}
+            active={tab}
+            label={t('ordersTitle')}
+            onChange={(k) => {
+              setTab(k);
+              setPage(1);
+            }}
+          />
+        </div>
+        <OrderFilters
+          tab={tab}
+          value={filters}
+          symbols={symbols}
+          onChange={(f) => {
+            setFilters(f);
+            setPage(1);
+          }}
+        />
+        <TabBody key={tab} tab={tab} filters={filters} page={page} setPage={setPage} />
+      </div>
+    </AccountLayout>
+  );
+}
