@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { INSTRUMENTS } from '../../server/market/instruments.ts';
+import { feeOf, initialMargin, liquidationPrice, notional, scaled, shouldLiquidate } from '../../server/trading/formulas.ts';
+
+/** The shown liquidation price is exactly the first tick at which the engine's liquidation check holds. */
+describe('liquidation price vs liquidation check', () => {
+  it('at the shown price the check holds; one tick towards the entry it does not', () => {
+    const inst = fc.constantFrom(...INSTRUMENTS.slice(0, 6).map((i) => i.info));
+    fc.assert(
+      fc.property(inst, fc.integer({ min: 1, max: 2000 }), fc.double({ min: 0.5, max: 1.5, noNaN: true }), fc.boolean(), fc.integer({ min: 1, max: 100 }), (rules, steps, f, long, lev) => {
+        const leverage = Math.min(lev, rules.maxLever);
+        const tick = scaled(rules.tickSize, rules.pricePrecision);
+        const start = INSTRUMENTS.find((i) => i.info.symbol === rules.symbol)?.startPrice ?? 1;
+        const priceU = BigInt(Math.max(1, Math.round((start * f) / rules.tickSize))) * tick;
+        const qtyU = BigInt(steps) * scaled(rules.qtyStep, rules.qtyPrecision);
+        const cost = notional(rules, priceU, qtyU);
+        const margin = initialMargin(cost, leverage);
+        const side = long ? 'long' : 'short';
+        const liq = liquidationPrice(rules, side, cost, margin, qtyU);
+        if (liq <= 0) return; // a 1x long cannot be liquidated
+        const liqU = scaled(liq, rules.pricePrecision);
+        expect(shouldLiquidate(rules, side, cost, margin, qtyU, liqU)).toBe(true);
+        const before = long ? liqU + tick : liqU - tick;
+        expect(shouldLiquidate(rules, side, cost, margin, qtyU, before)).toBe(false);
+      }),
+    );
+  });
+
+  it('fees and margins round up, never below the exact value', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 1, max: 125 }), (n, lev) => {
+        const m = initialMargin(n, lev);
+        expect(m * BigInt(lev) >= n).toBe(true);
+        expect((m - 1n) * BigInt(lev) < n).toBe(true);
+        const fee = feeOf(n, 0.0005);
+        expect(fee * 2000n >= n).toBe(true);
+        expect((fee - 1n) * 2000n < n).toBe(true);
+      }),
+    );
+  });
+});
