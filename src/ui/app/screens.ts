@@ -30,7 +30,7 @@ export const SCREENS = {
   helpDetail: null,
   mFutures: named(() => import('../screens/trade/TradeScreen.tsx'), 'MFuturesScreen'),
   stdFuture: named(() => import('../screens/trade/TradeScreen.tsx'), 'StdFutureScreen'),
-  myDashboard: null,
+  myDashboard: named(() => import('../screens/dashboard/DashboardScreen.tsx'), 'DashboardScreen'),
   assetsOverview: named(() => import('../screens/assets/AssetsOverviewScreen.tsx'), 'AssetsOverviewScreen'),
   assetsFutures: named(() => import('../screens/assets/FuturesAccountScreen.tsx'), 'FuturesAccountScreen'),
   assetsSpot: named(() => import('../screens/assets/SpotAccountScreen.tsx'), 'SpotAccountScreen'),

@@ -4,6 +4,7 @@ import type { Ticker } from '../../../protocol/market.ts';
 import { TRADING_PATHS, type Balance, type Position } from '../../../protocol/trading.ts';
 import { useApi, useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { useShellEnv } from '../../hooks/useShellEnv.ts';
+import { parseScaled } from './decimal.ts';
 import { asBalance, CURRENCY_STORAGE_KEY, currencyOf, needsPrice, pricesFromTickers, type BalanceBook, type Currency, type PriceMap } from './assetsModel.ts';
 import { applyPositionFrame, asPositionFrame, initialBalances, reduceBalances, type BalancesStatus } from './balancesState.ts';
 
@@ -110,11 +111,11 @@ export function usePositions(): { positions: Position[]; loaded: boolean } {
 
 /**
  * USD prices for the coins in `book` that are not dollars. Fetches /market/tickers once, and only
- * when such a coin exists (an all-USDT account makes no market call).
+ * when such a coin has a non-zero balance (an all-USDT account makes no market call).
  */
 export function useCoinPrices(book: BalanceBook): PriceMap {
   const api = useApi();
-  const needed = useMemo(() => [...book.values()].some((b) => needsPrice(b.coin)), [book]);
+  const needed = useMemo(() => [...book.values()].some((b) => needsPrice(b.coin) && (parseScaled(b.total) ?? 0n) !== 0n), [book]);
   const [prices, setPrices] = useState<PriceMap>({});
   useEffect(() => {
     if (!needed) return;

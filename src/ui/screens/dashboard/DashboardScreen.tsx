@@ -1,0 +1,141 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { formatNumber } from '../../../format/number.ts';
+import type { Page } from '../../../protocol/envelope.ts';
+import { TRADING_PATHS, type Order } from '../../../protocol/trading.ts';
+import { useApi, useSession, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { AccountLayout } from '../../components/account/AccountLayout.tsx';
+import { Avatar } from '../../components/Avatar.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { TransferDialog } from '../../components/transfer/TransferDialog.tsx';
+import { totalEquityUsd, walletSummaries } from '../assets/assetsModel.ts';
+import { WalletActions } from '../assets/AssetsFrame.tsx';
+import { formatFiat } from '../assets/money.ts';
+import { apiPath, useBalances, useCoinPrices, useCurrency } from '../assets/useAccountData.ts';
+import { formatDateTime } from '../orders/historyQuery.ts';
+import '../assets/assets.css';
+import './dashboard.css';
+
+/** How many orders the dashboard lists. */
+export const RECENT_ORDERS = 5;
+
+/** The latest orders (any status), refreshed on order frames. */
+function useRecentOrders(): Order[] | null {
+  const api = useApi();
+  const frames$ = useUserFrames();
+  const [orders, setOrders] = useState<Order[] | null>(null);
+  const [nonce, setNonce] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api
+      .get<Page<Order>>(apiPath(TRADING_PATHS.orderHistory), { page: 1, pageSize: RECENT_ORDERS })
+      .then((p) => {
+        if (live) setOrders(p.list);
+      })
+      .catch(() => {
+        if (live) setOrders([]);
+      });
+    return () => {
+      live = false;
+    };
+  }, [api, nonce]);
+  useEffect(() => {
+    const sub = frames$.subscribe((f) => {
+      if (f.type === 'order') setNonce((n) => n + 1);
+    });
+    return () => sub.unsubscribe();
+  }, [frames$]);
+  return orders;
+}
+
+/**
+ * /my/dashboard: the user card (avatar, nickname, UID, masked email, identity state), total
+ * assets in the display currency with Deposit / Withdraw / Transfer, and the recent orders.
+ */
+export function DashboardScreen() {
+  const { t } = useTranslation('assets');
+  const { userInfo: user } = useSession();
+  const balances = useBalances();
+  const prices = useCoinPrices(balances.book);
+  const currency = useCurrency();
+  const orders = useRecentOrders();
+  const [transferOpen, setTransferOpen] = useState(false);
+  const total = useMemo(() => totalEquityUsd(walletSummaries(balances.book, prices)), [balances.book, prices]);
+  const kyc = user?.kycStatus ?? 'unverified';
+
+  return (
+    <AccountLayout title={t('dashboardTitle')}>
+      <section className="acct-card dash-user" data-testid="dash-user">
+        <Avatar src={user?.avatar} size={64} alt={t('avatarAlt')} />
+        <div className="dash-user__text">
+          <p className="dash-user__name">{user?.nickname || user?.cover_email || '—'}</p>
+          <p className="acct-muted dash-user__line">
+            {t('uid')}: <span className="rf-num">{user?.id ?? '—'}</span>
+            <CopyButton text={user?.id} label={t('uid')} />
+            <span className="dash-user__email">{user?.cover_email}</span>
+          </p>
+        </div>
+        <div className="dash-user__kyc">
+          <span className={`dash-badge dash-badge--${kyc}`} data-testid="kyc-state">
+            {t(`kyc_${kyc}`)}
+          </span>
+          {kyc === 'unverified' ? (
+            <Link className="acct-link" to="/my/settings/kyc">
+              {t('verifyNow')}
+            </Link>
+          ) : null}
+        </div>
+      </section>
+      <section className="acct-card dash-assets">
+        <div>
+          <p className="acct-muted">
+            {t('totalAssets')} ({currency.code})
+          </p>
+          <p className="assets-equity__value rf-num" data-testid="dash-total">
+            {balances.status === 'loading' && balances.book.size === 0 ? '—' : formatFiat(total, currency)}
+          </p>
+          <Link className="acct-link" to="/my/assets/overview">
+            {t('details')}
+          </Link>
+        </div>
+        <div className="dash-quick" aria-label={t('quickLinks')}>
+          <WalletActions onTransfer={() => setTransferOpen(true)} />
+        </div>
+      </section>
+      <section className="acct-card acct-card--flush">
+        <div className="dash-orders__head">
+          <h2 className="acct-card__title">{t('recentOrders')}</h2>
+          <Link className="acct-link" to="/my/order/futures">
+            {t('viewAll')}
+          </Link>
+        </div>
+        {orders === null ? (
+          <p className="acct-muted orders-pad">{t('common:loading')}</p>
+        ) : orders.length === 0 ? (
+          <EmptyState />
+        ) : (
+          <ul className="dash-orders">
+            {orders.map((o) => (
+              <li key={o.id} className="dash-order" data-testid="recent-order">
+                <div>
+                  <b>{o.symbol}</b> <span className={o.side === 'buy' ? 'acct-up' : 'acct-down'}>{t(o.side)}</span>
+                  <span className="acct-muted"> · {t(`kind_${o.kind}`)}</span>
+                  <div className="acct-muted">{formatDateTime(o.createdAt)}</div>
+                </div>
+                <div className="dash-order__right">
+                  <span className="rf-num">
+                    {formatNumber(o.qty, 4)} @ {o.avgPrice > 0 ? formatNumber(o.avgPrice, 2) : o.price > 0 ? formatNumber(o.price, 2) : t('marketPrice')}
+                  </span>
+                  <span className={`orders-status orders-status--${o.status}`}>{t(`status_${o.status}`)}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <TransferDialog open={transferOpen} onClose={() => setTransferOpen(false)} book={balances.book} onDone={balances.refresh} />
+    </AccountLayout>
+  );
+}

@@ -1,0 +1,61 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { envelope } from '../../../src/ports/fakes.ts';
+import { DashboardScreen } from '../../../src/ui/screens/dashboard/DashboardScreen.tsx';
+import { renderAssets, USER } from './assetsHarness.tsx';
+
+beforeEach(() => {
+  let t = 0;
+  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const filled = {
+  id: 'o1', clientOrderId: 'c1', symbol: 'ETHUSDT', contract: 'perp', kind: 'marketOpen', side: 'sell', price: 3000, qty: 0.5, leverage: 5, status: 'filled',
+  executedQty: 0.5, avgPrice: 3001.5, fee: '0.600300', realizedPnl: '0', margin: '0', positionId: 'p1', tp: null, sl: null, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000,
+};
+
+describe('dashboard', () => {
+  it('shows the user card, total assets, quick links and the recent orders', async () => {
+    const h = renderAssets({
+      path: '/my/dashboard',
+      screen: <DashboardScreen />,
+      script: (http) => http.on('GET', '/trade/orders/history', envelope(200, 'success', { list: [filled], total: 1, page: 1, pageSize: 5 })),
+    });
+    act(() => h.core.session.send({ type: 'user.fetchInfo' }));
+    await waitFor(() => expect(screen.getByTestId('dash-user').textContent).toContain('trader'));
+    expect(screen.getByTestId('dash-user').textContent).toContain(String(USER.id));
+    expect(screen.getByTestId('kyc-state').textContent).toBe('Verified');
+    await waitFor(() => expect(screen.getByTestId('dash-total').textContent).toBe('$11,250.50'));
+    const order = await screen.findByTestId('recent-order');
+    expect(order.textContent).toContain('ETHUSDT');
+    expect(order.textContent).toContain('Sell');
+    expect(order.textContent).toContain('Market open');
+    expect(order.textContent).toContain('0.5000 @ 3,001.50');
+    expect(order.textContent).toContain('Filled');
+    expect(h.http.requests.find((r) => r.path === '/trade/orders/history')?.query).toEqual({ page: 1, pageSize: 5 });
+    expect(screen.getByRole('link', { name: 'Deposit' }).getAttribute('href')).toBe('/my/wallet/deposit');
+    expect(screen.getByRole('link', { name: 'View all' }).getAttribute('href')).toBe('/my/order/futures');
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer' }));
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+  });
+
+  it('an unverified user gets a link to identity verification (jp)', async () => {
+    const h = renderAssets({
+      path: '/my/dashboard',
+      screen: <DashboardScreen />,
+      lang: 'jp',
+      script: (http) => {
+        http.on('GET', '/user/info', envelope(200, 'ok', { ...USER, kycStatus: 'unverified' }));
+        http.on('GET', '/trade/orders/history', envelope(200, 'success', { list: [], total: 0, page: 1, pageSize: 5 }));
+      },
+    });
+    act(() => h.core.session.send({ type: 'user.fetchInfo' }));
+    await waitFor(() => expect(screen.getByTestId('kyc-state').textContent).toBe('未認証'));
+    expect(screen.getByRole('link', { name: '今すぐ認証' }).getAttribute('href')).toBe('/my/settings/kyc');
+  });
+});
