@@ -13,7 +13,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import type { Candle } from '../../../protocol/market.ts';
 import type { IndicatorName, MainIndicatorName, SubIndicatorName } from '../../../indicators/registry.ts';
-import { diffCandles, indicatorLines, toBar, toVolume, type ChartPalette } from './chartData.ts';
+import { diffCandles, indicatorLines, indicatorTail, toBar, toVolume, type ChartPalette } from './chartData.ts';
 
 /** Colours the chart needs from the theme (read from CSS variables by the caller). */
 export interface ChartTheme {
@@ -166,10 +166,25 @@ export function CandleChart(props: CandleChartProps) {
     setOverlayVersion((v) => v + 1);
   }, [main, sub, palette, theme]);
 
-  // ... and their data refreshed on every candle change.
+  // ... and their data refreshed on every candle change: a live tick updates only the tail
+  // (computed over the last INDICATOR_TAIL_WINDOW candles), anything else sets the full series.
+  const indicatorCandles = useRef<readonly Candle[]>([]);
+  const indicatorVersion = useRef(-1);
   useEffect(() => {
+    const change = indicatorVersion.current === overlayVersion ? diffCandles(indicatorCandles.current, candles) : ({ kind: 'reset' } as const);
+    indicatorCandles.current = candles;
+    indicatorVersion.current = overlayVersion;
+    if (change.kind === 'none') return;
     const names = [...new Set(overlays.current.map((o) => o.name))];
     for (const name of names) {
+      if (change.kind === 'tail') {
+        const tail = indicatorTail(name, candles, change.count, palette);
+        for (const o of overlays.current) {
+          if (o.name !== name) continue;
+          for (const p of tail.get(o.key) ?? []) o.series.update({ ...p, time: asTime(p.time) });
+        }
+        continue;
+      }
       const lines = indicatorLines(name, candles, palette);
       for (const o of overlays.current) {
         if (o.name !== name) continue;

@@ -1,0 +1,124 @@
+/**
+ * Chart cost per streamed candle update (`npm run bench -- chart`).
+ *
+ * What one kline frame costs the trade screen's chart pipeline in JavaScript, on 1 500 candles
+ * (the candle stream's limit): reduceCandles → diffCandles (decides `update` vs `setData`) → the
+ * indicator points the chart updates (chartData.ts indicatorTail over the last 500 candles; the
+ * full-history recompute is measured as the baseline).
+ * Three selections: the default (MA overlay + VOL pane), all six main overlays + MACD, and the
+ * heaviest single sub indicator set. Canvas painting by lightweight-charts is NOT included: it
+ * needs a real browser (the e2e spec exercises it); the UI also coalesces frames to one render
+ * per animation frame, so at most ~60 of these run per second whatever the frame rate.
+ *
+ * Figures: microseconds per update (median of batches) and updates per second.
+ */
+import type { Candle, KlineFrame } from '../src/protocol/market.ts';
+import { MAIN_INDICATORS, SUB_INDICATORS, type IndicatorName } from '../src/indicators/registry.ts';
+import { initialCandles, reduceCandles, type CandlesState } from '../src/streams/candles.ts';
+import { diffCandles, indicatorLines, indicatorTail, toBar, toVolume } from '../src/ui/components/chart/chartData.ts';
+
+type Figures = Record<string, number | string>;
+
+const PALETTE = { up: '#2ebd85', down: '#f6465d', lines: ['#f0b90b', '#3b82f6', '#c084fc'] };
+const N = 1500;
+
+/** Deterministic random walk (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function history(rand: () => number): Candle[] {
+  const out: Candle[] = [];
+  let p = 65_000;
+  for (let i = 0; i < N; i++) {
+    const o = p;
+    p = Math.max(1, p + (rand() - 0.5) * 200);
+    out.push({ t: i * 60_000, o, h: Math.max(o, p) + rand() * 50, l: Math.min(o, p) - rand() * 50, c: p, v: 1 + rand() * 20 });
+  }
+  return out;
+}
+
+/** Live frames: 9 ticks of the forming candle, then a new one (a 1m candle ticking ~every 6 s). */
+function frames(rand: () => number, start: Candle, count: number): KlineFrame[] {
+  const out: KlineFrame[] = [];
+  let c = { ...start };
+  for (let i = 0; i < count; i++) {
+    if (i % 10 === 9) c = { t: c.t + 60_000, o: c.c, h: c.c, l: c.c, c: c.c, v: 0 };
+    const px = Math.max(1, c.c + (rand() - 0.5) * 40);
+    c = { ...c, c: px, h: Math.max(c.h, px), l: Math.min(c.l, px), v: c.v + rand() };
+    out.push({ type: 'kline', symbol: 'BTCUSDT', interval: '1m', candle: c, closed: false });
+  }
+  return out;
+}
+
+function perUpdate(selection: readonly IndicatorName[], fs: readonly KlineFrame[], seed: CandlesState, full = false): number[] {
+  let state = seed;
+  let sink = 0;
+  const batch = 50;
+  const micros: number[] = [];
+  for (let b = 0; b + batch <= fs.length; b += batch) {
+    const t0 = process.hrtime.bigint();
+    for (let i = b; i < b + batch; i++) {
+      const next = reduceCandles(state, fs[i] as KlineFrame);
+      const change = diffCandles(state.items, next.items);
+      state = next;
+      const last = next.items[next.items.length - 1];
+      if (change.kind === 'tail' && last) sink += toBar(last).close + (toVolume(last, PALETTE).value);
+      // What CandleChart does: a tail change recomputes indicators over the last 500 candles
+      // only; a reset (or `full`) recomputes the whole history.
+      if (change.kind === 'tail' && !full) {
+        for (const name of selection) for (const pts of indicatorTail(name, next.items, change.count, PALETTE).values()) sink += pts.length;
+      } else {
+        for (const name of selection) for (const line of indicatorLines(name, next.items, PALETTE)) sink += line.data.length;
+      }
+    }
+    micros.push(Number(process.hrtime.bigint() - t0) / 1000 / batch);
+  }
+  if (sink === 0) throw new Error('unreachable');
+  return micros;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+
+/** Bench entry (see bench/run.ts). */
+export async function run(): Promise<Figures> {
+  const rand = prng(42);
+  const hist = history(rand);
+  const seed = initialCandles('BTCUSDT', '1m', hist);
+  const last = hist[hist.length - 1] as Candle;
+  const fs = frames(rand, last, 1000);
+  const selections: Array<[string, readonly IndicatorName[]]> = [
+    ['default (MA + VOL)', ['MA', 'VOL']],
+    ['6 main + MACD', [...MAIN_INDICATORS, 'MACD']],
+    ['candles only', []],
+  ];
+  const figures: Figures = {};
+  perUpdate(['MA', 'VOL'], fs.slice(0, 200), seed); // warm-up
+  for (const [label, sel] of selections) {
+    const us = median(perUpdate(sel, fs, seed));
+    figures[`us/update ${label}`] = Number(us.toFixed(1));
+    figures[`updates/s ${label}`] = Math.round(1e6 / us);
+  }
+  // Baseline: recomputing every indicator over the full history on each tick (the naive way).
+  figures['us/update 6 main + MACD, full recompute'] = Number(median(perUpdate([...MAIN_INDICATORS, 'MACD'], fs, seed, true)).toFixed(1));
+  // The heaviest single sub indicator (what one pane costs at worst).
+  let worst: [string, number] = ['', 0];
+  for (const name of SUB_INDICATORS) {
+    const us = median(perUpdate([name], fs.slice(0, 300), seed));
+    if (us > worst[1]) worst = [name, us];
+  }
+  figures['heaviest sub indicator'] = worst[0];
+  figures['us/update heaviest sub indicator'] = Number(worst[1].toFixed(1));
+  figures['note'] = 'JS pipeline on 1500 candles; canvas paint excluded (browser only)';
+  return figures;
+}
