@@ -1,0 +1,90 @@
+/**
+ * Order placement throughput through the real HTTP API: a fresh server (file SQLite in a temp
+ * DATA_DIR, the trading engine on a ControlledMarketSource) and autocannon POSTing market orders
+ * (each with a new clientOrderId) with one user's token. Reports placements per second and latency
+ * percentiles. Every placement is one serialised database transaction (order, fill, position, four
+ * ledger rows), so this measures the engine's write path, not just routing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { dbFile, openDb } from '../server/db/connection.ts';
+import { migrateToLatest } from '../server/db/migrations.ts';
+import { adminCredit } from '../server/db/repos/ledger.ts';
+import { createSession } from '../server/db/repos/sessions.ts';
+import { INSTRUMENTS } from '../server/market/instruments.ts';
+import { createAccount } from '../server/services/accounts.ts';
+import { hashToken, newToken } from '../server/services/tokens.ts';
+import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
+import { createTrading } from '../server/trading/wiring.ts';
+
+/** The part of autocannon's API used here (the package ships no type declarations). */
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+}
+interface AutocannonRequest {
+  setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
+}
+type Autocannon = (opts: Record<string, unknown> & { requests?: AutocannonRequest[] }) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const SECONDS = Number(process.env.BENCH_ORDERS_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_ORDERS_CONNECTIONS ?? 20);
+
+export async function run(): Promise<Record<string, number | string>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rf-bench-orders-'));
+  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: false };
+  const db = openDb({ filename: dbFile(dataDir) });
+  await migrateToLatest(db);
+  const clock = { now: () => Date.now() };
+  const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
+  source.setPrice('BTCUSDT', 60_000);
+  const trading = createTrading({ db, clock, source, periodicMs: 0 });
+  const app = buildApp({ db, clock, config, plugins: [trading.plugin] });
+  const user = await createAccount(db, { email: 'bench@example.com', passwordHash: '!', invitedBy: null, now: clock.now() });
+  await adminCredit(db, user.id, 'perp', 'USDT', 10n ** 15n, clock.now());
+  const token = newToken();
+  await createSession(db, { userId: user.id, tokenHash: hashToken(token), now: clock.now(), ip: '127.0.0.1', client: 'web' });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  let n = 0;
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/api/trade/order`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { 'content-type': 'application/json', authorization: token, client: 'web' },
+      requests: [
+        {
+          setupRequest: (req) => {
+            n += 1;
+            return { ...req, body: JSON.stringify({ clientOrderId: `b${n}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 100 }) };
+          },
+        },
+      ],
+    });
+    const placed = await db.selectFrom('trade_orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return {
+      ordersPerSec: Number(placed.n) / SECONDS,
+      requestsPerSec: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      maxMs: result.latency.max,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      connections: CONNECTIONS,
+    };
+  } finally {
+    await app.close();
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
