@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { diffRuns, formatDiff } from '../src/core/replay/diff.ts';
+import { loadLog, summarise, timeline } from './headless.ts';
+import { replayLog } from '../src/core/replay/driver.ts';
+
+/**
+ * `npm run replay -- <bundle-or-fixture> [options]` (docs/REPLAY.md).
+ *   --until <seq>        stop after that record
+ *   --every <n>          checkpoint every n records (default: 10 checkpoints over the log)
+ *   --diff <other>       replay both and name the first record / state where they part
+ *   --browser            open the built UI in Chromium, served from the recording, screenshots
+ *   --out <dir>          where --browser writes screenshots (default replay-out/)
+ *   --timeline <n>       how many timeline lines to print (default 200; 0 = none)
+ * Exit codes: 0 replayed (no divergence), 1 divergences / violations / diff found, 2 bad input.
+ */
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      until: { type: 'string' },
+      every: { type: 'string' },
+      diff: { type: 'string' },
+      browser: { type: 'boolean', default: false },
+      out: { type: 'string', default: 'replay-out' },
+      timeline: { type: 'string', default: '200' },
+    },
+  });
+  const file = positionals[0];
+  if (!file) {
+    console.error('usage: npm run replay -- <bundle-or-fixture.jsonl> [--until <seq>] [--diff <other>] [--browser] [--every <n>]');
+    return 2;
+  }
+  const until = values.until !== undefined ? Number(values.until) : undefined;
+  if (until !== undefined && !Number.isInteger(until)) {
+    console.error(`--until needs a record seq (integer), got ${values.until}`);
+    return 2;
+  }
+  const log = loadLog(file);
+
+  if (values.browser) {
+    const { replayInBrowser } = await import('./browser.ts');
+    return replayInBrowser(file, log, { outDir: values.out, until });
+  }
+
+  const recs = log.records.filter((r) => until === undefined || r.seq <= until);
+  const every = values.every !== undefined ? Number(values.every) : Math.max(1, Math.ceil(recs.length / 10));
+  const started = performance.now();
+  const result = await replayLog(log, { until, checkpointEvery: every, hashEveryRecord: values.diff !== undefined });
+  const ms = performance.now() - started;
+
+  if (values.diff !== undefined) {
+    const other = loadLog(values.diff);
+    const resultB = await replayLog(other, { until, hashEveryRecord: true });
+    const d = diffRuns(log, result, other, resultB);
+    for (const line of formatDiff(d, file, values.diff)) console.log(line);
+    return d.same ? 0 : 1;
+  }
+
+  const n = Number(values.timeline);
+  if (n > 0) {
+    console.log(`timeline (${recs.length} records, ${log.source}${log.header.firstSeq > 1 ? `, ring starts at seq ${log.header.firstSeq}` : ''}):`);
+    for (const line of timeline(recs, n)) console.log(`  ${line}`);
+  }
+  for (const e of result.env) console.log(`env: ${JSON.stringify(e)}`);
+  for (const cp of result.checkpoints) for (const line of summarise(cp)) console.log(line);
+  for (const c of result.bookChecks.filter((b) => !b.ok)) console.log(`BOOK CHECK FAILED @seq ${c.seq}: ${c.message}`);
+  if (result.bookChecks.length > 0) console.log(`book checks: ${result.bookChecks.filter((b) => b.ok).length}/${result.bookChecks.length} match`);
+  for (const d of result.divergences) console.log(`DIVERGENCE @seq ${d.seq ?? '-'} (${d.what}): ${d.message}${d.expected !== undefined ? `\n    expected ${JSON.stringify(d.expected)}\n    actual   ${JSON.stringify(d.actual)}` : ''}`);
+  if (result.unissued > 0) console.log(`note: ${result.unissued} recorded requests were made by screens (not replayed headless)`);
+  if (result.bundleHash) console.log(`bundle checkpoint hash ${result.bundleHash} (recorded at export, in the browser)`);
+  console.log(`replayed ${result.delivered} records in ${ms.toFixed(0)} ms (${Math.round(result.delivered / Math.max(ms / 1000, 1e-6))} events/s)`);
+  console.log(`state hash ${result.final.hash}`);
+  const bad = result.divergences.length > 0 || result.final.violations.length > 0 || result.bookChecks.some((b) => !b.ok);
+  return bad ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  },
+);
