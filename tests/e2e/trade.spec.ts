@@ -5,7 +5,7 @@ import { apiSignUp, presetStorage } from './authHelpers.ts';
  * Futures trading end to end (issue 4), against the real server and the built app, at desktop
  * (1440×900) and phone (390×844) size: a fresh account (10 000 USDT demo balance in the perp
  * wallet) opens /mFutures/BTCUSDT, sees the SPEC message for a limit order without a price,
- * places a market and a limit order, sees the position with its liquidation price, sets a TP,
+ * places a market and a limit order (and cancels the limit order), sees the position with its liquidation price, sets a TP,
  * closes the position and finds it in order history, trade history and the fee in the
  * transaction history. Screenshots in both themes go to screenshots/.
  */
@@ -56,6 +56,9 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   await page.getByRole('tab', { name: /Open orders/ }).click();
   await expect(page.getByTestId('open-order-row')).toHaveCount(1);
   await page.screenshot({ path: `screenshots/trade-${shot}-open-order.png`, fullPage: true });
+  // Cancel it: the open order goes, the margin comes back.
+  await page.getByTestId('open-order-row').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('open-order-row')).toHaveCount(0);
 
   // Set a take-profit on the position.
   await page.getByRole('tab', { name: /Positions/ }).click();
@@ -74,6 +77,7 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   // Order history, trade history and the fee in the transaction history.
   await page.getByRole('tab', { name: 'Order history' }).click();
   await expect(page.getByTestId('order-history-row').filter({ hasText: 'Market close' })).toHaveCount(1);
+  await expect(page.getByTestId('order-history-row').filter({ hasText: 'Canceled' })).not.toHaveCount(0);
   await page.getByRole('tab', { name: 'Trade history' }).click();
   await expect(page.getByTestId('trade-history-row')).toHaveCount(2);
   await page.getByRole('tab', { name: 'Transaction history' }).click();
