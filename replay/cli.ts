@@ -10,6 +10,7 @@ import { replayLog } from '../src/core/replay/driver.ts';
  *   --diff <other>       replay both and name the first record / state where they part
  *   --browser            open the built UI in Chromium, served from the recording, screenshots
  *   --out <dir>          where --browser writes screenshots (default replay-out/)
+ *   --dist <dir>         the built app for --browser (default dist/)
  *   --timeline <n>       how many timeline lines to print (default 200; 0 = none)
  * Exit codes: 0 replayed (no divergence), 1 divergences / violations / diff found, 2 bad input.
  */
@@ -22,6 +23,7 @@ async function main(): Promise<number> {
       diff: { type: 'string' },
       browser: { type: 'boolean', default: false },
       out: { type: 'string', default: 'replay-out' },
+      dist: { type: 'string', default: 'dist' },
       timeline: { type: 'string', default: '200' },
     },
   });
@@ -39,7 +41,7 @@ async function main(): Promise<number> {
 
   if (values.browser) {
     const { replayInBrowser } = await import('./browser.ts');
-    return replayInBrowser(file, log, { outDir: values.out, until });
+    return replayInBrowser(file, log, { outDir: values.out, until, dist: values.dist });
   }
 
   const recs = log.records.filter((r) => until === undefined || r.seq <= until);
@@ -67,7 +69,10 @@ async function main(): Promise<number> {
   if (result.bookChecks.length > 0) console.log(`book checks: ${result.bookChecks.filter((b) => b.ok).length}/${result.bookChecks.length} match`);
   for (const d of result.divergences) console.log(`DIVERGENCE @seq ${d.seq ?? '-'} (${d.what}): ${d.message}${d.expected !== undefined ? `\n    expected ${JSON.stringify(d.expected)}\n    actual   ${JSON.stringify(d.actual)}` : ''}`);
   if (result.unissued > 0) console.log(`note: ${result.unissued} recorded requests were made by screens (not replayed headless)`);
-  if (result.bundleHash) console.log(`bundle checkpoint hash ${result.bundleHash} (recorded at export, in the browser)`);
+  if (result.bundleHash) {
+    const same = result.bundleHash === result.final.actorsHash;
+    console.log(`bundle checkpoint: ${same ? 'the replay reaches the exported state' : 'the replay ends elsewhere than the exported state'} (exported ${result.bundleHash}, replayed ${result.final.actorsHash})${log.header.firstSeq > 1 ? '; the ring starts mid-session, so earlier state is unknown' : ''}`);
+  }
   console.log(`replayed ${result.delivered} records in ${ms.toFixed(0)} ms (${Math.round(result.delivered / Math.max(ms / 1000, 1e-6))} events/s)`);
   console.log(`state hash ${result.final.hash}`);
   const bad = result.divergences.length > 0 || result.final.violations.length > 0 || result.bookChecks.some((b) => !b.ok);

@@ -15,12 +15,12 @@ export function loadLog(file: string): ParsedLog {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`${file}: cannot read (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`${file}: cannot read (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
   try {
     return parseReplayText(text);
   } catch (e) {
-    if (e instanceof ReplayParseError) throw new Error(`${file}: ${e.message}`);
+    if (e instanceof ReplayParseError) throw new Error(`${file}: ${e.message}`, { cause: e });
     throw e;
   }
 }

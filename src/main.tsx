@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
-import { createAppCore } from './core/createAppCore.ts';
+import { loadBrowserReplay } from './core/replay/browserReplay.ts';
+import { createRecordedCore } from './core/replay/record.ts';
+import { APP_VERSION } from './core/supportBundle.ts';
 import { createBrowserPorts } from './ports/index.ts';
 import { App } from './ui/app/App.tsx';
 import { buildRoutes } from './ui/app/routes.tsx';
@@ -23,7 +25,16 @@ const lang = storedLang(ports.storage);
 applyHtmlLang(document, lang);
 const i18n = createI18n(lang);
 const prefs = createUiPrefs(ports.storage, document, window.innerWidth);
-const core = createAppCore(ports, { location: () => window.location.pathname + window.location.search });
+// Recording is on by default (bounded ring, docs/REPLAY.md); `?replay=<url>` replays a log instead.
+const replayUrl = new URLSearchParams(window.location.search).get('replay');
+const replay = replayUrl ? await loadBrowserReplay(replayUrl) : null;
+const recorded = replay
+  ? null
+  : createRecordedCore(ports, {
+      location: () => window.location.pathname + window.location.search,
+      env: { appVersion: APP_VERSION, language: lang, theme: prefs.theme.get(), viewport: { width: window.innerWidth, height: window.innerHeight }, userAgent: navigator.userAgent, path: window.location.pathname },
+    });
+const core = replay ? replay.core : (recorded as NonNullable<typeof recorded>).core;
 const env: ShellEnv = {
   prefs,
   storage: ports.storage,
@@ -31,6 +42,13 @@ const env: ShellEnv = {
   clipboard: typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null,
 };
 const router = createBrowserRouter(buildRoutes());
+if (replay) {
+  (window as unknown as { __rftReplay?: typeof replay }).__rftReplay = replay;
+  replay.setNavigate((path) => void router.navigate(path));
+} else if (recorded) {
+  recorded.recordRoute(router.state.location.pathname + router.state.location.search);
+  router.subscribe((st) => recorded.recordRoute(st.location.pathname + st.location.search));
+}
 
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('index.html must contain #root');

@@ -30,6 +30,8 @@ export interface Checkpoint {
   seq: number;
   t: number;
   hash: string;
+  /** Hash of the actors only (session, market, user): what a support bundle's checkpoint pins. */
+  actorsHash: string;
   state: ReplayState;
   /** Invariant violations seen at this checkpoint. */
   violations: string[];
@@ -86,22 +88,80 @@ export interface ReplayHandle {
   streams: StreamModel;
   ports: ReplayPortsController;
   state(): ReplayState;
+  /** `env` records met so far (bundle metadata first). */
+  env: Record<string, unknown>[];
+  bookChecks: { seq: number; ok: boolean; message: string }[];
+  /**
+   * Delivers one record (see {@link replayLog}); true when the host must let promises settle
+   * before the next record. The clock must already be at the record's time.
+   */
+  deliver(rec: LogRecord): boolean;
   /** "No machine stuck": a socket waiting to reconnect must have a timer armed, and so on. */
   stuck(): string[];
 }
 
+export interface HandleHooks {
+  /** Intents to leave out (the browser replay's mounted screens subscribe topics themselves). */
+  skipIntent?: (actor: IntentActor, event: { type: string }) => boolean;
+  /** Called on `ui.route` (the browser replay navigates the router). */
+  onRoute?: (path: string) => void;
+}
+
 /** Builds the core on replay ports for `log` without delivering anything yet. */
-export function createReplayHandle(log: ParsedLog, location: { path: string }): ReplayHandle {
+export function createReplayHandle(log: ParsedLog, location: { path: string }, hooks: HandleHooks = {}): ReplayHandle {
   const ports = createReplayPorts(log.records, log.header.startedAt);
   ports.setCurrentSeq(null);
   const core = createAppCore(ports.ports, { location: () => location.path, record: false });
   const streams = new StreamModel();
   core.marketFrames$.subscribe((f) => streams.marketFrame(f));
   core.userFrames$.subscribe((f) => streams.userFrame(f));
+  const env: Record<string, unknown>[] = log.meta.filter((m) => m.kind === 'env');
+  const bookChecks: ReplayHandle['bookChecks'] = [];
+  const requests = new Map<number, LogRecord>();
   return {
     core,
     streams,
     ports,
+    env,
+    bookChecks,
+    deliver(rec) {
+      switch (rec.kind) {
+        case 'ui.intent': {
+          const name = rec.actor as IntentActor;
+          const event = rec.event as { type?: unknown } | undefined;
+          if (!INTENT_ACTORS.includes(name) || !event || typeof event.type !== 'string') return false;
+          const ev = event as { type: string };
+          if (hooks.skipIntent?.(name, ev)) return false;
+          ports.setCurrentSeq(rec.seq);
+          (core[name] as AnyActorRef).send(ev);
+          return true;
+        }
+        case 'ui.route':
+          if (typeof rec.path === 'string') {
+            location.path = rec.path;
+            hooks.onRoute?.(rec.path);
+          }
+          return false;
+        case 'env':
+          env.push(rec);
+          return false;
+        case 'expect.book':
+          bookChecks.push(checkBook(rec, streams));
+          return false;
+        case 'http.request':
+          requests.set(Number(rec.id), rec);
+          return ports.deliver(rec);
+        case 'http.response': {
+          const settle = ports.deliver(rec);
+          const req = requests.get(Number(rec.id));
+          const envl = rec.envelope as { code?: unknown; data?: unknown } | undefined;
+          if (req && envl && envl.code === 200) streams.httpAnswer(String(req.method), String(req.path), envl.data);
+          return settle;
+        }
+        default:
+          return ports.deliver(rec);
+      }
+    },
     state: () => ({ session: persisted(core.session), market: persisted(core.market), user: persisted(core.user), streams: streams.state() }),
     stuck() {
       const out: string[] = [];
@@ -121,22 +181,16 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
   const flush = options.flush ?? defaultFlush;
   const location = { path: '/' };
   const h = createReplayHandle(log, location);
-  const { core, streams, ports } = h;
+  const { core, ports } = h;
   const checkpoints: Checkpoint[] = [];
   const hashes: ReplayResult['hashes'] = [];
-  const env: Record<string, unknown>[] = log.meta.filter((m) => m.kind === 'env');
-  const bookChecks: ReplayResult['bookChecks'] = [];
   const at = new Set(options.checkpointAt ?? []);
   const every = options.checkpointEvery ?? 0;
-  const requests = new Map<number, LogRecord>();
   let delivered = 0;
   let lastSeq = 0;
   let lastT = 0;
 
-  const checkpoint = (seq: number, t: number): Checkpoint => {
-    const state = h.state();
-    return { seq, t, hash: hashState(state), state, violations: [...streams.violations(), ...h.stuck()] };
-  };
+  const checkpoint = (seq: number, t: number): Checkpoint => takeCheckpoint(h, seq, t);
 
   // Let the start-up requests (a stored token fetches user info) reach the ports before record 1.
   await flush();
@@ -144,41 +198,7 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
     if (options.until !== undefined && rec.seq > options.until) break;
     const target = log.header.startedAt + rec.t;
     if (target > ports.clock.now()) ports.clock.set(target);
-    let settle = false;
-    switch (rec.kind) {
-      case 'ui.intent': {
-        const name = rec.actor as IntentActor;
-        const event = rec.event as { type?: unknown } | undefined;
-        if (INTENT_ACTORS.includes(name) && event && typeof event.type === 'string') {
-          ports.setCurrentSeq(rec.seq);
-          (core[name] as AnyActorRef).send(event as { type: string });
-          settle = true;
-        }
-        break;
-      }
-      case 'ui.route':
-        if (typeof rec.path === 'string') location.path = rec.path;
-        break;
-      case 'env':
-        env.push(rec);
-        break;
-      case 'expect.book':
-        bookChecks.push(checkBook(rec, streams));
-        break;
-      case 'http.request':
-        requests.set(Number(rec.id), rec);
-        settle = ports.deliver(rec);
-        break;
-      case 'http.response': {
-        settle = ports.deliver(rec);
-        const req = requests.get(Number(rec.id));
-        const envl = rec.envelope as { code?: unknown; data?: unknown } | undefined;
-        if (req && envl && envl.code === 200) streams.httpAnswer(String(req.method), String(req.path), envl.data);
-        break;
-      }
-      default:
-        settle = ports.deliver(rec);
-    }
+    const settle = h.deliver(rec);
     if (settle) await flush();
     delivered += 1;
     lastSeq = rec.seq;
@@ -199,10 +219,17 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
     final,
     divergences: ports.divergences,
     unissued: ports.unissued.length,
-    env,
-    bookChecks,
+    env: h.env,
+    bookChecks: h.bookChecks,
     bundleHash: bundleCp && typeof bundleCp.hash === 'string' ? bundleCp.hash : null,
   };
+}
+
+/** Hashes the handle's state now and lists the invariant violations. */
+export function takeCheckpoint(h: ReplayHandle, seq: number, t: number): Checkpoint {
+  const state = h.state();
+  const actorsHash = hashState({ session: state.session, market: state.market, user: state.user });
+  return { seq, t, hash: hashState(state), actorsHash, state, violations: [...h.streams.violations(), ...h.stuck()] };
 }
 
 function checkBook(rec: LogRecord, streams: StreamModel): { seq: number; ok: boolean; message: string } {

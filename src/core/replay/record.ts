@@ -71,6 +71,7 @@ export interface RecordedCore {
 export function createRecordedCore(raw: Ports, options: AppCoreOptions & { env?: EnvInfo }): RecordedCore {
   const log = options.log ?? createEventLog({ now: () => raw.clock.now(), maxBytes: options.logBytes });
   const redactor = createRedactor();
+  registerRedactor(log, redactor);
   if (options.env) log.append('env', { ...options.env });
   const ports = createRecordingPorts(raw, log, redactor);
   const core = createAppCore(ports, { ...options, log, record: false });
@@ -87,4 +88,16 @@ export function createRecordedCore(raw: Ports, options: AppCoreOptions & { env?:
       log.append('ui.route', { path: redactor.redact(path) });
     },
   };
+}
+
+const redactors = new WeakMap<EventLog, Redactor>();
+
+/** The redactor that wrote `log` (registered by {@link createRecordedCore}); null for other logs. */
+export function redactorFor(log: EventLog): Redactor | null {
+  return redactors.get(log) ?? null;
+}
+
+/** Remembers which redactor wrote a log, so exports redact live state with the same placeholders. */
+export function registerRedactor(log: EventLog, redactor: Redactor): void {
+  redactors.set(log, redactor);
 }

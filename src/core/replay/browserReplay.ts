@@ -1,0 +1,87 @@
+import type { AppCore } from '../createAppCore.ts';
+import type { LogRecord } from '../eventLog.ts';
+import { createReplayHandle, takeCheckpoint, type ReplayHandle } from './driver.ts';
+import { parseReplayText, ReplayParseError } from './parse.ts';
+import type { IntentActor } from './record.ts';
+
+/**
+ * The in-page half of `npm run replay -- <file> --browser` (docs/REPLAY.md): the built app opened
+ * with `?replay=<url>` fetches the log, builds the core on replay ports (VirtualClock, recorded
+ * HTTP answers and socket frames, recorded storage and randomness) instead of browser ports, and
+ * exposes `window.__rftReplay` so Playwright can step it and take screenshots. No server needed.
+ *
+ * Differences from headless replay, on purpose: the mounted screens subscribe their own socket
+ * topics, so recorded `socket.subscribe` / `socket.unsubscribe` intents are skipped (delivering
+ * them too would double the reference counts); `ui.route` records navigate the real router.
+ */
+export interface BrowserReplay {
+  core: AppCore;
+  /** seq, t and kind of every record (for the stepping side to choose checkpoints). */
+  records: { seq: number; t: number; kind: string; path?: string }[];
+  /** Connects `ui.route` records to the router once it exists (replays the latest route now). */
+  setNavigate(navigate: (path: string) => void): void;
+  /** Delivers every record up to and including `seq`; resolves with the state hash there. */
+  stepTo(seq: number): Promise<{ seq: number; t: number; hash: string; divergences: string[]; violations: string[] }>;
+  /** Where the app started (the first `ui.route` of the log, else '/'). */
+  initialPath: string;
+}
+
+const SCREEN_OWNED = new Set(['socket.subscribe', 'socket.unsubscribe']);
+
+/** Fetches and parses the log at `url`; a parse error names the line. */
+export async function loadBrowserReplay(url: string): Promise<BrowserReplay> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`replay: cannot load ${url} (HTTP ${res.status})`);
+  const text = await res.text();
+  try {
+    return startBrowserReplay(text);
+  } catch (e) {
+    if (e instanceof ReplayParseError) throw new Error(`replay: ${url}: ${e.message}`, { cause: e });
+    throw e;
+  }
+}
+
+/** Builds the replaying core from log text (see the module comment). */
+export function startBrowserReplay(text: string): BrowserReplay {
+  const log = parseReplayText(text);
+  const firstRoute = log.records.find((r) => r.kind === 'ui.route' && typeof r.path === 'string');
+  const initialPath = firstRoute ? String(firstRoute.path) : '/';
+  const location = { path: initialPath };
+  let navigate: ((path: string) => void) | null = null;
+  const h: ReplayHandle = createReplayHandle(log, location, {
+    skipIntent: (_actor: IntentActor, event) => SCREEN_OWNED.has(event.type),
+    onRoute: (path) => navigate?.(path),
+  });
+  let next = 0;
+  const flush = () => new Promise<void>((r) => setTimeout(r, 0));
+  return {
+    core: h.core,
+    initialPath,
+    records: log.records.map((r: LogRecord) => ({ seq: r.seq, t: r.t, kind: r.kind, ...(r.kind === 'ui.route' ? { path: String(r.path) } : {}) })),
+    setNavigate(fn) {
+      navigate = fn;
+      fn(location.path);
+    },
+    async stepTo(seq) {
+      let last: LogRecord | undefined;
+      while (next < log.records.length) {
+        const rec = log.records[next];
+        if (!rec || rec.seq > seq) break;
+        next += 1;
+        const target = log.header.startedAt + rec.t;
+        if (target > h.ports.clock.now()) h.ports.clock.set(target);
+        if (h.deliver(rec)) await flush();
+        last = rec;
+      }
+      await flush();
+      const cp = takeCheckpoint(h, last?.seq ?? 0, last?.t ?? 0);
+      return {
+        seq: cp.seq,
+        t: cp.t,
+        hash: cp.hash,
+        divergences: h.ports.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`),
+        violations: cp.violations,
+      };
+    },
+  };
+}
