@@ -25,7 +25,7 @@ export const SCREENS = {
   market: named(() => import('../screens/market/MarketScreen.tsx'), 'MarketScreen'),
   convert: null,
   copy: null,
-  helpCenter: null,
+  helpCenter: named(() => import('../screens/help-center/HelpCenterScreen.tsx'), 'HelpCenterScreen'),
   helpList: null,
   helpDetail: null,
   mFutures: named(() => import('../screens/trade/TradeScreen.tsx'), 'MFuturesScreen'),

@@ -11,6 +11,7 @@ import { market } from './resources/market.ts';
 import { settings } from './resources/settings.ts';
 import { shell } from './resources/shell.ts';
 import { trade } from './resources/trade.ts';
+import { replay } from './resources/replay.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -26,6 +27,7 @@ export const FEATURES = {
   settings,
   assets,
   trade,
+  replay,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;
