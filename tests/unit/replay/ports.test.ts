@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../../src/core/eventLog.ts';
+import { createReplayPorts } from '../../../src/ports/replay.ts';
+
+const recs = (list: Omit<LogRecord, 'seq'>[]): LogRecord[] => list.map((r, i) => ({ seq: i + 1, ...r }));
+
+describe('replay ports', () => {
+  it('answers by method+path in order, at the time the response is delivered', async () => {
+    const log = recs([
+      { t: 0, kind: 'http.request', id: 1, method: 'GET', path: '/a' },
+      { t: 0, kind: 'http.request', id: 2, method: 'GET', path: '/a' },
+      { t: 5, kind: 'http.response', id: 2, envelope: { code: 200, msg: 'second', data: 2 } },
+      { t: 9, kind: 'http.response', id: 1, envelope: { code: 200, msg: 'first', data: 1 } },
+    ]);
+    const c = createReplayPorts(log, 0);
+    const got: string[] = [];
+    void c.ports.http.request({ method: 'GET', path: '/a' }).then((o) => got.push(o.kind === 'envelope' ? o.envelope.msg : 'x'));
+    void c.ports.http.request({ method: 'GET', path: '/a' }).then((o) => got.push(o.kind === 'envelope' ? o.envelope.msg : 'x'));
+    for (const r of log) c.deliver(r);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(got).toEqual(['second', 'first']);
+    expect(c.divergences).toEqual([]);
+  });
+
+  it('reports (never guesses) a request the log does not have or whose body differs', async () => {
+    const log = recs([
+      { t: 0, kind: 'http.request', id: 1, method: 'POST', path: '/user/login', body: { email: 'a@b.c' } },
+      { t: 1, kind: 'http.response', id: 1, envelope: { code: 200, msg: 'ok', data: null } },
+    ]);
+    const c = createReplayPorts(log, 0);
+    const missing = await c.ports.http.request({ method: 'GET', path: '/nope' });
+    expect(missing).toEqual({ kind: 'networkError', message: 'replay: no recorded response for GET /nope' });
+    const p = c.ports.http.request({ method: 'POST', path: '/user/login', body: { email: 'x@y.z' } });
+    for (const r of log) c.deliver(r);
+    expect((await p).kind).toBe('envelope');
+    expect(c.divergences.map((d) => d.message)).toEqual(['no recorded request left for GET /nope', 'request POST /user/login differs from the recording (seq 1)']);
+    expect(c.divergences[1]).toMatchObject({ expected: { body: { email: 'a@b.c' } }, actual: { body: { email: 'x@y.z' } } });
+  });
+
+  it('delivers socket records to the connection opened for that URL and checks what was sent', () => {
+    const log = recs([
+      { t: 0, kind: 'ws.open', conn: 1, url: '/m' },
+      { t: 1, kind: 'ws.opened', conn: 1 },
+      { t: 2, kind: 'ws.out', conn: 1, data: 'hello' },
+      { t: 3, kind: 'ws.in', conn: 1, data: 'frame' },
+      { t: 4, kind: 'ws.out', conn: 1, data: 'bye' },
+      { t: 5, kind: 'ws.close', conn: 1, code: 1006, reason: '' },
+    ]);
+    const c = createReplayPorts(log, 0);
+    const seen: string[] = [];
+    const conn = c.ports.socket.open('/m', { onOpen: () => seen.push('open'), onFrame: (d) => seen.push(d), onClose: (code) => seen.push(`close ${code}`), onError: () => seen.push('error') });
+    for (const r of log.slice(0, 2)) c.deliver(r);
+    conn.send('hello');
+    for (const r of log.slice(2, 4)) c.deliver(r);
+    conn.send('not bye');
+    for (const r of log.slice(4)) c.deliver(r);
+    expect(seen).toEqual(['open', 'frame', 'close 1006']);
+    expect(c.divergences).toHaveLength(1);
+    expect(c.divergences[0]).toMatchObject({ seq: 5, expected: 'bye', actual: 'not bye' });
+  });
+
+  it('adopts the open connection when a ring-truncated log starts mid-connection', () => {
+    const log = recs([{ t: 7, kind: 'ws.in', conn: 4, data: 'late frame' }]);
+    const c = createReplayPorts(log, 0);
+    const seen: string[] = [];
+    c.ports.socket.open('/m', { onOpen: () => seen.push('open'), onFrame: (d) => seen.push(d), onClose: () => undefined, onError: () => undefined });
+    c.deliver(log[0] as LogRecord);
+    expect(seen).toEqual(['open', 'late frame']);
+    expect(c.divergences).toEqual([]);
+  });
+
+  it('starts storage from storage.init, returns recorded randoms, and runs a virtual clock from startedAt', () => {
+    const log = recs([
+      { t: 0, kind: 'storage.init', key: 'token', value: '<redacted:token#1>' },
+      { t: 0, kind: 'storage.init', key: 'lang', value: null },
+      { t: 0, kind: 'random', value: 'abc' },
+    ]);
+    const c = createReplayPorts(log, 5000);
+    expect(c.ports.storage.get('token')).toBe('<redacted:token#1>');
+    expect(c.ports.storage.get('lang')).toBeNull();
+    expect(c.ports.random.id()).toBe('abc');
+    expect(c.ports.random.id()).toBe('replay-random-2');
+    expect(c.divergences.map((d) => d.what)).toEqual(['random']);
+    expect(c.ports.clock.now()).toBe(5000);
+  });
+});
