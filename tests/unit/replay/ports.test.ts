@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '../../../src/core/eventLog.ts';
 import { createReplayPorts } from '../../../src/ports/replay.ts';
 
-const recs = (list: Omit<LogRecord, 'seq'>[]): LogRecord[] => list.map((r, i) => ({ seq: i + 1, ...r }));
+const recs = (list: (Omit<LogRecord, 'seq' | 't' | 'kind'> & { t: number; kind: string })[]): LogRecord[] => list.map((r, i) => ({ ...r, seq: i + 1 }));
 
 describe('replay ports', () => {
   it('answers by method+path in order, at the time the response is delivered', async () => {
