@@ -8,6 +8,7 @@ import { AvatarEditor } from './AvatarEditor.tsx';
 import { KlineColorEditor } from './KlineColorEditor.tsx';
 import { NicknameEditor } from './NicknameEditor.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
+import { ReportProblem } from '../../components/ReportProblem.tsx';
 
 /**
  * /my/settings/preference: profile (nickname, avatar), kline colors, language and theme.
@@ -56,6 +57,7 @@ export function PreferenceScreen() {
           </div>
         </div>
       </section>
+      <ReportProblem />
     </SettingsPage>
   );
 }
