@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { parseReplayText } from '../../src/core/replay/parse.ts';
+import { replayLog } from '../../src/core/replay/driver.ts';
+
+/**
+ * Record and replay end to end, against the real server and the built app:
+ * 1. the app records by default; on /help-center 'Report a problem' downloads a support bundle;
+ * 2. the bundle carries the env (version, language, theme, viewport) and no password or token;
+ * 3. replayed headless in Node through the real machines it reaches the exported actor state;
+ * 4. opened in the browser with `?replay=` (no API traffic allowed) it shows the same screen.
+ */
+test('a support bundle exported from the help centre replays to the same state and screen', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await page.evaluate(() => {
+    localStorage.clear();
+    localStorage.setItem('lang', 'en');
+    localStorage.setItem('theme', 'light');
+  });
+  await page.goto('/help-center');
+  await expect(page.getByTestId('help-center')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Help centre' })).toBeVisible();
+  await page.waitForTimeout(1500); // some market traffic into the ring
+
+  const downloadP = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download report' }).click();
+  const download = await downloadP;
+  expect(download.suggestedFilename()).toMatch(/^rft-support-.*\.jsonl$/);
+  const path = testInfo.outputPath('bundle.jsonl');
+  await download.saveAs(path);
+  await expect(page.getByRole('status')).toContainText('Report saved as');
+  const text = readFileSync(path, 'utf8');
+
+  const log = parseReplayText(text);
+  expect(log.header.bundle).toMatchObject({ appVersion: '1.0.0', language: 'en', theme: 'light', viewport: { width: 1440, height: 900 }, path: '/help-center' });
+  expect(log.records.some((r) => r.kind === 'ui.route' && r.path === '/help-center')).toBe(true);
+  expect(log.records.some((r) => r.kind === 'ws.open')).toBe(true);
+
+  const result = await replayLog(log);
+  expect(result.divergences.filter((d) => d.what !== 'http')).toEqual([]);
+  expect(result.final.actorsHash).toBe(result.bundleHash);
+
+  // Browser replay: the same built app, but every HTTP and socket answer comes from the bundle.
+  const replayPage = await page.context().newPage();
+  const leaked: string[] = [];
+  await replayPage.route((url) => url.pathname === '/__replay/bundle.jsonl', (route) => route.fulfill({ status: 200, body: text, contentType: 'application/x-ndjson' }));
+  await replayPage.route((url) => url.pathname.startsWith('/api/'), (route) => {
+    leaked.push(route.request().url());
+    return route.abort();
+  });
+  await replayPage.routeWebSocket(/.*/, (ws) => {
+    leaked.push(ws.url());
+    void ws.close();
+  });
+  await replayPage.goto('/?replay=/__replay/bundle.jsonl');
+  await replayPage.waitForFunction(() => '__rftReplay' in window);
+  const last = log.records[log.records.length - 1]?.seq ?? 0;
+  const cp = await replayPage.evaluate(async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ seq: number; hash: string }> } }).__rftReplay.stepTo(seq), last);
+  expect(cp.seq).toBe(last);
+  await expect(replayPage.getByTestId('help-center')).toBeVisible();
+  await expect(replayPage.getByRole('heading', { name: 'Help centre' })).toBeVisible();
+  expect(leaked).toEqual([]);
+  await replayPage.screenshot({ path: testInfo.outputPath('replayed-help-center.png') });
+});
