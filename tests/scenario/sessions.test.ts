@@ -21,7 +21,7 @@ const names = ['sessions', 'market']
 
 describe('session fixtures', () => {
   it('has the recorded scenarios', () => {
-    expect(names).toEqual(expect.arrayContaining(['sessions/login-google', 'sessions/orderbook-gap', 'sessions/reconnect-storm', 'market/sim-5topics-1min']));
+    expect(names).toEqual(expect.arrayContaining(['sessions/login-google', 'sessions/login-google-ui', 'sessions/orderbook-gap', 'sessions/reconnect-storm', 'market/sim-5topics-1min']));
   });
 
   for (const name of names) {
@@ -35,6 +35,8 @@ describe('session fixtures', () => {
       expect(first.divergences.length).toBeLessThanOrEqual(spec.maxDivergences ?? 0);
       for (const cp of first.checkpoints) expect(cp.violations, `seq ${cp.seq}`).toEqual([]);
       if (spec.hash) expect(first.final.hash).toBe(spec.hash);
+      // A support bundle pins the live actor state at export: the replay must reach exactly it.
+      if (first.bundleHash) expect(first.final.actorsHash).toBe(first.bundleHash);
       const second = await replayLog(parseReplayText(text), { checkpointAt });
       expect(second.checkpoints.map((c) => c.hash)).toEqual(first.checkpoints.map((c) => c.hash));
     });

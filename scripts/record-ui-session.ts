@@ -1,0 +1,152 @@
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { dbFile, openDb } from '../server/db/connection.ts';
+import { migrateToLatest } from '../server/db/migrations.ts';
+import { latestMails } from '../server/db/repos/mailCodes.ts';
+import { seedDemo } from '../server/db/seed.ts';
+import { createPlatform } from '../server/platform.ts';
+import { replayLog } from '../src/core/replay/driver.ts';
+import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
+import { parseReplayText } from '../src/core/replay/parse.ts';
+import type { LogRecord } from '../src/core/eventLog.ts';
+
+/**
+ * `npm run build && npx tsx scripts/record-ui-session.ts [--out fixtures/sessions]`
+ *
+ * Records a fixture the way a user produces a support bundle: the REAL built UI in Chromium
+ * (Playwright) against the REAL server (in-process, serving dist/), a person's clicks and typing,
+ * then 'Report a problem' in the help centre. The downloaded bundle IS the fixture; it is
+ * replayed headless and checked before it is written (plus `<name>.expect.json`).
+ */
+
+async function mail(db: ReturnType<typeof openDb>, email: string): Promise<string> {
+  const [m] = await latestMails(db, email, 1);
+  if (!m) throw new Error(`no mail to ${email}`);
+  return m.code;
+}
+
+/** Client-side navigation (keeps the page, the core and its recording). */
+async function navigate(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { out: { type: 'string', default: 'fixtures/sessions' } } });
+  if (!existsSync(resolve('dist/index.html'))) throw new Error('dist/index.html not found: run `npm run build` first');
+  const dataDir = mkdtempSync(join(tmpdir(), 'rf-record-ui-'));
+  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100 };
+  const db = openDb({ filename: dbFile(dataDir) });
+  await migrateToLatest(db);
+  const clock = { now: () => Date.now() };
+  await seedDemo(db, clock.now());
+  const platform = createPlatform({ db, clock });
+  const app = buildApp({ db, clock, config, plugins: platform.plugins });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: execSync('command -v chromium', { shell: '/bin/sh' }).toString().trim(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    // Setup outside the recording: an account with Google authenticator bound (through the API).
+    const email = 'replay.ui@example.com';
+    const password = 'Secret123';
+    const call = async <T>(path: string, body?: unknown, token?: string, form = false): Promise<T> => {
+      const headers: Record<string, string> = { Client: 'web', ...(token ? { Authorization: token } : {}) };
+      if (body !== undefined) headers['Content-Type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+      const payload = body === undefined ? undefined : form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
+      const env = (await (await fetch(`${base}/api${path}`, { method: payload ? 'POST' : 'GET', headers, body: payload })).json()) as { code: number; msg: string; data: T };
+      if (env.code !== 200) throw new Error(`${path}: ${env.code} ${env.msg}`);
+      return env.data;
+    };
+    await call('/user/sendMailCode', { email, type: 'register' });
+    await call('/user/register', { email, password, confirmPassword: password, code: await mail(db, email), agree: true });
+    await call('/user/sendMailCode', { email, type: 'login' });
+    const { token } = await call<{ token: string }>('/user/login', { email, password, code: await mail(db, email) }, undefined, true);
+    const g = await call<{ secret: string }>('/user/get-google-code', undefined, token);
+    const totp = new TOTP({ issuer: 'RiskFree', secret: g.secret, algorithm: 'SHA1', digits: 6, period: 30 });
+    await call('/user/bind-google-authen', { code: totp.generate() }, token);
+
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    await page.goto(`${base}/`);
+    await page.evaluate(() => {
+      localStorage.clear();
+      localStorage.setItem('lang', 'en');
+      localStorage.setItem('theme', 'dark');
+    });
+    await page.goto(`${base}/login`); // the recording starts here (a fresh core)
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByLabel('Google authenticator code').waitFor();
+    await page.getByLabel('Google authenticator code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('button', { name: 'Account', exact: true }).waitFor();
+    await page.waitForTimeout(1000);
+    await navigate(page, '/help-center');
+    await page.getByTestId('help-center').waitFor();
+    await page.waitForTimeout(800);
+    const dl = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download report' }).click();
+    const file = join(dataDir, 'bundle.jsonl');
+    await (await dl).saveAs(file);
+    const text = readFileSync(file, 'utf8');
+
+    const log = parseReplayText(text);
+    const find = (pred: (r: LogRecord) => boolean, what: string): number => {
+      const r = log.records.find(pred);
+      if (!r) throw new Error(`no record for ${what}`);
+      return r.seq;
+    };
+    const last = log.records[log.records.length - 1]?.seq ?? 0;
+    const asked = find((r) => r.kind === 'http.response' && (r.envelope as { data?: { authType?: string } } | undefined)?.data?.authType === 'google', 'authType google');
+    const expectations: Expectation[] = [
+      { atSeq: asked, select: 'session.value', equals: { securityStep: 'idle' }, note: 'the security step asks for the authenticator code' },
+      { atSeq: last, select: 'session.value', equals: { loggedIn: 'idle' } },
+      { atSeq: last, select: 'session.context.userInfo.googleBound', equals: true },
+      { atSeq: last, select: 'session.context.password', equals: '', note: 'the password is dropped after the login' },
+      { atSeq: last, select: 'user.context.connected', equals: true, note: 'the user socket authenticated with the (redacted) token' },
+    ];
+    const result = await replayLog(log, { checkpointAt: expectations.map((e) => e.atSeq) });
+    const spec: FixtureExpect = {
+      description: 'Recorded from the real UI in Chromium against the real server, then exported with Report a problem: the login form, the Google authenticator step, the home page, the help centre. The bundle replays to the exported state.',
+      hash: result.final.hash,
+      expectations,
+    };
+    const problems = [
+      ...checkExpectations(result, spec).map((f) => f.message),
+      ...result.divergences.map((d) => `divergence @${d.seq}: ${d.message}`),
+      ...result.final.violations,
+      ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
+    ];
+    if (problems.length > 0) throw new Error(`the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
+    for (const secret of [password, token]) if (text.includes(secret)) throw new Error('a secret reached the bundle');
+    writeFileSync(join(values.out, 'login-google-ui.jsonl'), text);
+    writeFileSync(join(values.out, 'login-google-ui.expect.json'), `${JSON.stringify(spec, null, 2)}\n`);
+    console.log(`login-google-ui: ${log.records.length} records, hash ${result.final.hash}`);
+  } finally {
+    await browser.close();
+    await app.close();
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);
