@@ -38,7 +38,10 @@ interface HttpEntry {
 interface AppConn {
   url: string;
   handlers: SocketHandlers;
+  /** Frames the app sent that no `ws.out` record has claimed yet. */
   sent: string[];
+  /** `ws.out` records reached before the app sent them (a screen that mounts late). */
+  awaited: LogRecord[];
   closedByApp: boolean;
   recConn: number | null;
 }
@@ -58,6 +61,11 @@ export interface ReplayPortsController {
   setCurrentSeq(seq: number | null): void;
   /** Requests still waiting for a response that the log does not contain. */
   pendingRequests(): number;
+  /**
+   * Reports every recorded `ws.out` the app has not sent by now as a divergence (call once, at
+   * the end of a replay). Returns how many there were.
+   */
+  finish(): number;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -152,10 +160,14 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
   const byRecConn = new Map<number, AppConn>();
   const socket: Ports['socket'] = {
     open(url, handlers) {
-      const c: AppConn = { url, handlers, sent: [], closedByApp: false, recConn: null };
+      const c: AppConn = { url, handlers, sent: [], awaited: [], closedByApp: false, recConn: null };
       appConns.push(c);
       return {
-        send: (data) => void c.sent.push(data),
+        send: (data) => {
+          const rec = c.awaited.shift();
+          if (!rec) c.sent.push(data);
+          else if (rec.data !== data) diverge({ what: 'ws', message: `frame sent on connection ${num(rec.conn)} differs from the recording (seq ${rec.seq})`, expected: rec.data, actual: data });
+        },
         close: () => {
           c.closedByApp = true;
         },
@@ -225,6 +237,16 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       currentSeq = seq;
     },
     pendingRequests: () => [...byId.values()].filter((e) => e.issued && !e.delivered).length,
+    finish() {
+      let n = 0;
+      for (const c of appConns) {
+        for (const rec of c.awaited.splice(0)) {
+          n += 1;
+          divergences.push({ seq: rec.seq, what: 'ws', message: `the app never sent the frame recorded on connection ${num(rec.conn)}`, expected: rec.data, actual: null });
+        }
+      }
+      return n;
+    },
     deliver(rec) {
       currentSeq = rec.seq;
       switch (rec.kind) {
@@ -263,7 +285,9 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
           const c = connFor(rec);
           if (!c) return false;
           const sent = c.sent.shift();
-          if (sent !== str(rec.data)) diverge({ what: 'ws', message: `frame sent on connection ${num(rec.conn)} differs from the recording`, expected: rec.data, actual: sent ?? null });
+          // NOTE: not sent yet is not a divergence yet: a screen may mount after the record's time.
+          if (sent === undefined) c.awaited.push(rec);
+          else if (sent !== str(rec.data)) diverge({ what: 'ws', message: `frame sent on connection ${num(rec.conn)} differs from the recording (seq ${rec.seq})`, expected: rec.data, actual: sent });
           return false;
         }
         case 'ws.closeLocal': {

@@ -27,6 +27,8 @@ export interface BrowserReplay {
 }
 
 const SCREEN_OWNED = new Set(['socket.subscribe', 'socket.unsubscribe']);
+/** Real time a newly routed screen gets to load and mount before the next record. */
+const ROUTE_SETTLE_MS = 300;
 
 /** Fetches and parses the log at `url`; a parse error names the line. */
 export async function loadBrowserReplay(url: string): Promise<BrowserReplay> {
@@ -71,9 +73,17 @@ export function startBrowserReplay(text: string): BrowserReplay {
         const target = log.header.startedAt + rec.t;
         if (target > h.ports.clock.now()) h.ports.clock.set(target);
         if (h.deliver(rec)) await flush();
+        // NOTE: a route change mounts a lazily loaded screen whose effects subscribe topics and
+        // make requests; give it real time to do so (the virtual clock does not move meanwhile).
+        if (rec.kind === 'ui.route') await new Promise<void>((r) => setTimeout(r, ROUTE_SETTLE_MS));
         last = rec;
       }
       await flush();
+      // At the end, anything the screens were expected to send and never did is a divergence.
+      if (next >= log.records.length) {
+        await new Promise<void>((r) => setTimeout(r, 250));
+        h.ports.finish();
+      }
       const cp = takeCheckpoint(h, last?.seq ?? 0, last?.t ?? 0);
       return {
         seq: cp.seq,

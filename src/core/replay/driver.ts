@@ -207,6 +207,7 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
     if ((every > 0 && delivered % every === 0) || at.has(rec.seq)) checkpoints.push(checkpoint(rec.seq, rec.t));
     if (options.onRecord) await options.onRecord(rec, core);
   }
+  ports.finish();
   const final = checkpoint(lastSeq, lastT);
   if (checkpoints[checkpoints.length - 1]?.seq !== lastSeq) checkpoints.push(final);
   const bundleCp = log.meta.find((m) => m.kind === 'checkpoint');

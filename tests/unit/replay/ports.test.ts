@@ -60,6 +60,21 @@ describe('replay ports', () => {
     expect(c.divergences[0]).toMatchObject({ seq: 5, expected: 'bye', actual: 'not bye' });
   });
 
+  it('matches a frame the app sends after its record (a late screen), and reports one never sent', () => {
+    const log = recs([
+      { t: 0, kind: 'ws.open', conn: 1, url: '/m' },
+      { t: 1, kind: 'ws.out', conn: 1, data: 'sub a' },
+      { t: 2, kind: 'ws.out', conn: 1, data: 'sub b' },
+    ]);
+    const c = createReplayPorts(log, 0);
+    const conn = c.ports.socket.open('/m', { onOpen: () => undefined, onFrame: () => undefined, onClose: () => undefined, onError: () => undefined });
+    for (const r of log) c.deliver(r);
+    conn.send('sub a');
+    expect(c.divergences).toEqual([]);
+    expect(c.finish()).toBe(1);
+    expect(c.divergences[0]).toMatchObject({ seq: 3, expected: 'sub b', actual: null });
+  });
+
   it('adopts the open connection when a ring-truncated log starts mid-connection', () => {
     const log = recs([{ t: 7, kind: 'ws.in', conn: 4, data: 'late frame' }]);
     const c = createReplayPorts(log, 0);
