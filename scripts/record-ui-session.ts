@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Page, type WebSocketRoute } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -15,11 +15,11 @@ import { seedDemo } from '../server/db/seed.ts';
 import { createPlatform } from '../server/platform.ts';
 import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
-import { parseReplayText } from '../src/core/replay/parse.ts';
+import { parseReplayText, type ParsedLog } from '../src/core/replay/parse.ts';
 import type { LogRecord } from '../src/core/eventLog.ts';
 
 /**
- * `npm run build && npx tsx scripts/record-ui-session.ts [--out fixtures/sessions]`
+ * `npm run build && npx tsx scripts/record-ui-session.ts [--only <name>] [--out fixtures/sessions]`
  *
  * Records a fixture the way a user produces a support bundle: the REAL built UI in Chromium
  * (Playwright) against the REAL server (in-process, serving dist/), a person's clicks and typing,
@@ -41,8 +41,59 @@ async function navigate(page: Page, path: string): Promise<void> {
   }, path);
 }
 
+interface SocketControl {
+  /** Closes the page side of every open market socket now (the app sees a network drop). */
+  drop(): void;
+  /** Loses the n-th BTCUSDT depth diff between the server and the page. */
+  loseDepthDiff(n: number): void;
+}
+
+/** Proxies the page's market socket to the real server so the recorder can drop it or lose a frame. */
+async function controlMarketSocket(page: Page): Promise<SocketControl> {
+  const open = new Set<WebSocketRoute>();
+  let loseAt = -1;
+  let diffs = 0;
+  await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
+    open.add(ws);
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      const text = typeof m === 'string' ? m : m.toString();
+      if (text.includes('"type":"depth"') && text.includes('"symbol":"BTCUSDT"') && text.includes('"snapshot":false')) {
+        diffs += 1;
+        if (diffs === loseAt) return;
+      }
+      ws.send(m);
+    });
+    ws.onClose(() => open.delete(ws));
+  });
+  return {
+    drop() {
+      for (const ws of open) void ws.close({ code: 1006, reason: '' });
+      open.clear();
+    },
+    loseDepthDiff(n) {
+      loseAt = n;
+      diffs = 0;
+    },
+  };
+}
+
+interface UiScenario {
+  name: string;
+  description: string;
+  run(page: Page, ctl: SocketControl): Promise<void>;
+  expect(log: ParsedLog, lastSeq: number): Expectation[];
+}
+
+function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): number {
+  const r = log.records.find(pred);
+  if (!r) throw new Error(`no record for ${what}`);
+  return r.seq;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'fixtures/sessions' } } });
+  const { values } = parseArgs({ options: { out: { type: 'string', default: 'fixtures/sessions' }, only: { type: 'string' } } });
   if (!existsSync(resolve('dist/index.html'))) throw new Error('dist/index.html not found: run `npm run build` first');
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-record-ui-'));
   const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100 };
@@ -78,63 +129,114 @@ async function main(): Promise<void> {
     const totp = new TOTP({ issuer: 'RiskFree', secret: g.secret, algorithm: 'SHA1', digits: 6, period: 30 });
     await call('/user/bind-google-authen', { code: totp.generate() }, token);
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    await page.goto(`${base}/`);
-    await page.evaluate(() => {
-      localStorage.clear();
-      localStorage.setItem('lang', 'en');
-      localStorage.setItem('theme', 'dark');
-    });
-    await page.goto(`${base}/login`); // the recording starts here (a fresh core)
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.getByLabel('Google authenticator code').waitFor();
-    await page.getByLabel('Google authenticator code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('button', { name: 'Account', exact: true }).waitFor();
-    await page.waitForTimeout(1000);
-    await navigate(page, '/help-center');
-    await page.getByTestId('help-center').waitFor();
-    await page.waitForTimeout(800);
-    const dl = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download report' }).click();
-    const file = join(dataDir, 'bundle.jsonl');
-    await (await dl).saveAs(file);
-    const text = readFileSync(file, 'utf8');
-
-    const log = parseReplayText(text);
-    const find = (pred: (r: LogRecord) => boolean, what: string): number => {
-      const r = log.records.find(pred);
-      if (!r) throw new Error(`no record for ${what}`);
-      return r.seq;
-    };
-    const last = log.records[log.records.length - 1]?.seq ?? 0;
-    const asked = find((r) => r.kind === 'http.response' && (r.envelope as { data?: { authType?: string } } | undefined)?.data?.authType === 'google', 'authType google');
-    const expectations: Expectation[] = [
-      { atSeq: asked, select: 'session.value', equals: { securityStep: 'idle' }, note: 'the security step asks for the authenticator code' },
-      { atSeq: last, select: 'session.value', equals: { loggedIn: 'idle' } },
-      { atSeq: last, select: 'session.context.userInfo.googleBound', equals: true },
-      { atSeq: last, select: 'session.context.password', equals: '', note: 'the password is dropped after the login' },
-      { atSeq: last, select: 'user.context.connected', equals: true, note: 'the user socket authenticated with the (redacted) token' },
+    const scenarios: UiScenario[] = [
+      {
+        name: 'login-google-ui',
+        description: 'Recorded from the real UI in Chromium against the real server, then exported with Report a problem: the login form, the Google authenticator step, the home page, the help centre. The bundle replays to the exported state.',
+        async run(page) {
+          await page.goto(`${base}/login`); // the recording starts here (a fresh core)
+          await page.getByLabel('Email', { exact: true }).fill(email);
+          await page.getByLabel('Password', { exact: true }).fill(password);
+          await page.getByRole('button', { name: 'Log in', exact: true }).click();
+          await page.getByLabel('Google authenticator code').waitFor();
+          await page.getByLabel('Google authenticator code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+          await page.getByRole('button', { name: 'Confirm' }).click();
+          await page.getByRole('button', { name: 'Account', exact: true }).waitFor();
+          await page.waitForTimeout(1000);
+        },
+        expect(log, last) {
+          const asked = find(log, (r) => r.kind === 'http.response' && (r.envelope as { data?: { authType?: string } } | undefined)?.data?.authType === 'google', 'authType google');
+          return [
+            { atSeq: asked, select: 'session.value', equals: { securityStep: 'idle' }, note: 'the security step asks for the authenticator code' },
+            { atSeq: last, select: 'session.value', equals: { loggedIn: 'idle' } },
+            { atSeq: last, select: 'session.context.userInfo.googleBound', equals: true },
+            { atSeq: last, select: 'session.context.password', equals: '', note: 'the password is dropped after the login' },
+            { atSeq: last, select: 'user.context.connected', equals: true, note: 'the user socket authenticated with the (redacted) token' },
+          ];
+        },
+      },
+      {
+        name: 'reconnect-storm-ui',
+        description: 'The USDT-M trade screen for BTCUSDT; the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
+        async run(page, ctl) {
+          await page.goto(`${base}/mFutures/BTCUSDT`);
+          await page.waitForTimeout(2500);
+          for (let i = 0; i < 3; i++) {
+            ctl.drop();
+            await page.waitForTimeout(i === 1 ? 10_600 : 11_500);
+          }
+          await page.waitForTimeout(1500);
+        },
+        expect(log, last) {
+          const closes = log.records.filter((r) => r.kind === 'ws.close');
+          const firstClose = closes[0]?.seq ?? 0;
+          const lastTradeRecord = [...log.records].reverse().find((r) => r.kind === 'ui.route');
+          const before = lastTradeRecord ? lastTradeRecord.seq - 1 : last;
+          return [
+            { atSeq: firstClose, select: 'market.value', equals: 'reconnecting' },
+            { atSeq: before, select: 'market.value', equals: { live: { open: 'alive' } } },
+            { atSeq: before, select: 'market.context.attempts', equals: 0, note: 'connected again after the last drop' },
+            { atSeq: before, select: 'streams.books.BTCUSDT.status', equals: 'live', note: 'every reconnect re-snapshots the book' },
+          ];
+        },
+      },
+      {
+        name: 'orderbook-gap-ui',
+        description: 'The USDT-M trade screen for BTCUSDT; one depth diff is lost on the way (Playwright drops it between server and page); the book detects the gap, the screen fetches GET /market/depth, and the book is live again.',
+        async run(page, ctl) {
+          ctl.loseDepthDiff(15);
+          await page.goto(`${base}/mFutures/BTCUSDT`);
+          await page.waitForTimeout(6000);
+        },
+        expect(log) {
+          const depthReq = find(log, (r) => r.kind === 'http.request' && r.path === '/market/depth', 'GET /market/depth');
+          const reqId = log.records.find((r) => r.seq === depthReq)?.id;
+          const depthRes = find(log, (r) => r.kind === 'http.response' && r.id === reqId, 'the depth answer');
+          return [
+            { atSeq: depthReq, select: 'streams.books.BTCUSDT.status', equals: 'resync', note: 'the lost diff is detected as a gap' },
+            { atSeq: depthReq, select: 'streams.books.BTCUSDT.reason.code', equals: 'gap' },
+            { atSeq: depthRes, select: 'streams.books.BTCUSDT.status', equals: 'live', note: 'REST snapshot + buffered diffs resync the book' },
+          ];
+        },
+      },
     ];
-    const result = await replayLog(log, { checkpointAt: expectations.map((e) => e.atSeq) });
-    const spec: FixtureExpect = {
-      description: 'Recorded from the real UI in Chromium against the real server, then exported with Report a problem: the login form, the Google authenticator step, the home page, the help centre. The bundle replays to the exported state.',
-      hash: result.final.hash,
-      expectations,
-    };
-    const problems = [
-      ...checkExpectations(result, spec).map((f) => f.message),
-      ...result.divergences.map((d) => `divergence @${d.seq}: ${d.message}`),
-      ...result.final.violations,
-      ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
-    ];
-    if (problems.length > 0) throw new Error(`the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
-    for (const secret of [password, token]) if (text.includes(secret)) throw new Error('a secret reached the bundle');
-    writeFileSync(join(values.out, 'login-google-ui.jsonl'), text);
-    writeFileSync(join(values.out, 'login-google-ui.expect.json'), `${JSON.stringify(spec, null, 2)}\n`);
-    console.log(`login-google-ui: ${log.records.length} records, hash ${result.final.hash}`);
+    for (const sc of scenarios) {
+      if (values.only && values.only !== sc.name) continue;
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+      await page.goto(`${base}/`);
+      await page.evaluate(() => {
+        localStorage.clear();
+        localStorage.setItem('lang', 'en');
+        localStorage.setItem('theme', 'dark');
+      });
+      const ctl = await controlMarketSocket(page);
+      await sc.run(page, ctl);
+      await navigate(page, '/help-center');
+      await page.getByTestId('help-center').waitFor();
+      await page.waitForTimeout(500);
+      const dl = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download report' }).click();
+      const file = join(dataDir, `${sc.name}.jsonl`);
+      await (await dl).saveAs(file);
+      await page.close();
+      const text = readFileSync(file, 'utf8');
+      const log = parseReplayText(text);
+      const last = log.records[log.records.length - 1]?.seq ?? 0;
+      const expectations = sc.expect(log, last);
+      const result = await replayLog(log, { checkpointAt: expectations.map((e) => e.atSeq) });
+      const spec: FixtureExpect = { description: sc.description, hash: result.final.hash, expectations };
+      const problems = [
+        ...checkExpectations(result, spec).map((f) => f.message),
+        ...result.divergences.map((d) => `divergence @${d.seq}: ${d.message}`),
+        ...result.final.violations,
+        ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
+      ];
+      if (problems.length > 0) throw new Error(`${sc.name}: the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
+      for (const secret of [password, token]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
+      writeFileSync(join(values.out, `${sc.name}.jsonl`), text);
+      writeFileSync(join(values.out, `${sc.name}.expect.json`), `${JSON.stringify(spec, null, 2)}\n`);
+      console.log(`${sc.name}: ${log.records.length} records, hash ${result.final.hash}`);
+    }
   } finally {
     await browser.close();
     await app.close();

@@ -50,7 +50,7 @@ export interface ReplayPortsController {
   ports: Ports;
   clock: VirtualClock;
   divergences: Divergence[];
-  /** Recorded requests the app never made (in headless replay: requests made by screens). */
+  /** Recorded requests and storage writes the app never made (in headless replay: the screens'). */
   unissued: LogRecord[];
   /**
    * Delivers one transport record (`http.*`, `ws.*`, `storage.*`, `random`). Returns true when a
@@ -297,12 +297,17 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
         }
         case 'storage.set':
         case 'storage.remove': {
-          const w = writes.shift();
-          const expected = { key: str(rec.key), value: rec.kind === 'storage.set' ? rec.value : null };
-          // Values may be redacted placeholders on both sides; compare keys and presence only.
-          if (!w || w.key !== expected.key || (w.value === null) !== (expected.value === null)) {
-            diverge({ what: 'storage', message: `storage write differs from the recording`, expected, actual: w ?? null });
+          const key = str(rec.key);
+          const at = writes.findIndex((w) => w.key === key);
+          // A write nobody made here is a screen's (headless replay has no screens), like a request.
+          if (at < 0) {
+            unissued.push(rec);
+            return false;
           }
+          const [w] = writes.splice(at, 1);
+          const expected = { key, value: rec.kind === 'storage.set' ? rec.value : null };
+          // Values may be redacted placeholders on both sides; compare set vs remove only.
+          if (w && (w.value === null) !== (expected.value === null)) diverge({ what: 'storage', message: `storage ${key} was ${w.value === null ? 'removed' : 'set'} but the recording ${expected.value === null ? 'removed' : 'set'} it`, expected, actual: w });
           return false;
         }
         default:

@@ -63,28 +63,34 @@ test('a support bundle exported from the help centre replays to the same state a
   await replayPage.screenshot({ path: testInfo.outputPath('replayed-help-center.png') });
 });
 
-test('a fixture recorded through the UI replays in the browser to the same hash as headless', async ({ page }) => {
-  const text = readFileSync('fixtures/sessions/login-google-ui.jsonl', 'utf8');
-  const spec = JSON.parse(readFileSync('fixtures/sessions/login-google-ui.expect.json', 'utf8')) as { hash: string };
-  await page.addInitScript(() => localStorage.setItem('lang', 'en')); // the recorded language, as the CLI does
-  await page.route((url) => url.pathname === '/__replay/fixture.jsonl', (route) => route.fulfill({ status: 200, body: text }));
-  const leaked: string[] = [];
-  await page.route((url) => url.pathname.startsWith('/api/'), (route) => {
-    leaked.push(route.request().url());
-    return route.abort();
+for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui']) {
+  test(`${name}: recorded through the UI, replays in the browser to the same hash as headless`, async ({ page }) => {
+    const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
+    const spec = JSON.parse(readFileSync(`fixtures/sessions/${name}.expect.json`, 'utf8')) as { hash: string };
+    await page.addInitScript(() => localStorage.setItem('lang', 'en')); // the recorded language, as the CLI does
+    await page.route((url) => url.pathname === '/__replay/fixture.jsonl', (route) => route.fulfill({ status: 200, body: text }));
+    const leaked: string[] = [];
+    await page.route((url) => url.pathname.startsWith('/api/'), (route) => {
+      leaked.push(route.request().url());
+      return route.abort();
+    });
+    await page.routeWebSocket(/.*/, (ws) => {
+      leaked.push(ws.url());
+      void ws.close();
+    });
+    await page.goto('/?replay=/__replay/fixture.jsonl');
+    await page.waitForFunction(() => '__rftReplay' in window);
+    const log = parseReplayText(text);
+    const last = log.records[log.records.length - 1]?.seq ?? 0;
+    const cp = await page.evaluate(
+      async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ hash: string; divergences: string[]; violations: string[] }> } }).__rftReplay.stepTo(seq),
+      last,
+    );
+    expect(cp.divergences).toEqual([]);
+    expect(cp.violations).toEqual([]);
+    expect(cp.hash).toBe(spec.hash);
+    await expect(page.getByTestId('help-center')).toBeVisible();
+    if (name === 'login-google-ui') await expect(page.getByRole('button', { name: 'Account', exact: true })).toBeVisible();
+    expect(leaked).toEqual([]);
   });
-  await page.goto('/?replay=/__replay/fixture.jsonl');
-  await page.waitForFunction(() => '__rftReplay' in window);
-  const log = parseReplayText(text);
-  const last = log.records[log.records.length - 1]?.seq ?? 0;
-  const cp = await page.evaluate(
-    async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ hash: string; divergences: string[]; violations: string[] }> } }).__rftReplay.stepTo(seq),
-    last,
-  );
-  expect(cp.divergences).toEqual([]);
-  expect(cp.violations).toEqual([]);
-  expect(cp.hash).toBe(spec.hash);
-  await expect(page.getByTestId('help-center')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Account', exact: true })).toBeVisible();
-  expect(leaked).toEqual([]);
-});
+}
