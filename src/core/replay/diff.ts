@@ -5,10 +5,10 @@ import type { ReplayResult } from './driver.ts';
 
 /**
  * Where two runs part (`npm run replay -- a --diff b`). Two views, both by position in the logs:
- * - the first record whose content differs (what the world did differently), and
+ * - the first record whose content differs (what the world did differently; `env` records and
+ *   times are left out), and
  * - the first record after which the state hashes differ (where the app's state parted).
- * A bundle's ring may start later than a fixture: records are aligned by `seq` when both logs
- * share seqs, else by position.
+ * Records are aligned by position (a bundle whose ring dropped its start aligns from there).
  */
 export interface DiffReport {
   same: boolean;
@@ -20,15 +20,27 @@ export interface DiffReport {
   finalB: string;
 }
 
-/** A record's identity for diffing: every field, `t` included (timers depend on it). */
-const content = (r: LogRecord): string => stableStringify(r);
+/**
+ * A record's identity for diffing: every field but `seq` and `t`. Two recordings of the same
+ * session never share exact times; where time matters (a timer firing earlier) the state
+ * hashes part, which the second view reports.
+ */
+const content = (r: LogRecord): string => {
+  const { seq: _seq, t: _t, ...rest } = r;
+  return stableStringify(rest);
+};
+
+/** `env` records describe the machine, not an event: they never make two runs part. */
+const events = (log: ParsedLog): LogRecord[] => log.records.filter((r) => r.kind !== 'env');
 
 export function diffRuns(a: ParsedLog, ra: ReplayResult, b: ParsedLog, rb: ReplayResult): DiffReport {
-  const n = Math.max(a.records.length, b.records.length);
+  const ea = events(a);
+  const eb = events(b);
+  const n = Math.max(ea.length, eb.length);
   let firstRecord: DiffReport['firstRecord'] = null;
   for (let i = 0; i < n; i++) {
-    const x = a.records[i];
-    const y = b.records[i];
+    const x = ea[i];
+    const y = eb[i];
     if (!x || !y || content(x) !== content(y)) {
       firstRecord = { index: i, a: x ?? null, b: y ?? null };
       break;
@@ -54,7 +66,7 @@ export function formatDiff(d: DiffReport, nameA: string, nameB: string): string[
   const out: string[] = [];
   if (d.firstRecord) {
     const { a, b } = d.firstRecord;
-    out.push(`records part at position ${d.firstRecord.index + 1}:`);
+    out.push(`records part at event ${d.firstRecord.index + 1}:`);
     out.push(`  ${nameA}: ${a ? describe(a) : '(log ended)'}`);
     out.push(`  ${nameB}: ${b ? describe(b) : '(log ended)'}`);
   }
