@@ -15,21 +15,24 @@ import { simulatedMarketLog } from '../replay/simulatedLog.ts';
  *   machine and stream reducers on the VirtualClock, with a checkpoint (state hash) every 10,000
  *   records;
  * - bundle: 10 minutes of the same traffic recorded by a live recorded core into the default
- *   2 MiB ring, exported as a support bundle (how much of the 10 minutes the ring keeps is
- *   reported too).
+ *   2 MiB ring, exported as a support bundle (how much of the 10 minutes the ring keeps, and
+ *   the size the whole 10 minutes would take without the ring, are reported too).
  */
 export async function run(): Promise<Record<string, number | string>> {
   const t0 = performance.now();
   const hour = simulatedMarketLog({ minutes: 60 });
   const genMs = performance.now() - t0;
   const log = parseReplayText(hour.text);
+  // Warm-up (JIT) on the first ten minutes, then the measured run over the whole hour.
+  await replayLog({ ...log, records: log.records.slice(0, Math.floor(log.records.length / 6)) }, { checkpointEvery: 10_000 });
   const started = performance.now();
   const result = await replayLog(log, { checkpointEvery: 10_000 });
   const ms = performance.now() - started;
   if (result.divergences.length > 0) throw new Error(`replay diverged: ${result.divergences[0]?.message}`);
 
   // 10 minutes through a recording core: frames enter via the recording socket as in the browser.
-  const ten = parseReplayText(simulatedMarketLog({ minutes: 10, seed: 7 }).text);
+  const tenText = simulatedMarketLog({ minutes: 10, seed: 7 }).text;
+  const ten = parseReplayText(tenText);
   const clock = new VirtualClock(ten.header.startedAt);
   const sockets = createScriptedSocketFactory();
   const rec = createRecordedCore(
@@ -59,6 +62,7 @@ export async function run(): Promise<Record<string, number | string>> {
     generate_1h_ms: Math.round(genMs),
     log_1h_bytes: hour.text.length,
     bundle_10min_bytes: bundle.length,
+    recording_10min_uncapped_bytes: tenText.length,
     bundle_10min_records: bundleLog.records.length,
     bundle_10min_minutes_kept: Number(keptMinutes.toFixed(2)),
     bundle_10min_first_seq: bundleLog.header.firstSeq,
