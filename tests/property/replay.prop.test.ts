@@ -133,3 +133,41 @@ describe('replay determinism and invariants over generated logs', () => {
     );
   });
 });
+
+describe('replay never crashes on hostile log content', () => {
+  const KINDS = ['ws.open', 'ws.opened', 'ws.in', 'ws.out', 'ws.close', 'ws.error', 'ws.closeLocal', 'http.request', 'http.response', 'storage.init', 'storage.set', 'storage.remove', 'random', 'timer', 'ui.intent', 'ui.route', 'env', 'expect.book', 'unknown.kind'];
+  const field = fc.oneof(fc.jsonValue(), fc.constantFrom('/api/ws/market', '/api/ws/user', 'GET', 'POST', '/user/info', 'session', 'market', 'user'));
+  const record = fc.record({
+    dt: fc.integer({ min: 0, max: 40_000 }),
+    kind: fc.constantFrom(...KINDS),
+    conn: fc.oneof(fc.integer({ min: 1, max: 3 }), field),
+    id: fc.oneof(fc.integer({ min: 1, max: 3 }), field),
+    url: field,
+    method: field,
+    path: field,
+    data: fc.oneof(fc.string(), field, fc.constant('{"type":"depth","symbol":"X","snapshot":true,"seq":1,"bids":[[1,1]],"asks":[[2,1]],"ts":1}')),
+    envelope: fc.oneof(field, fc.record({ code: fc.constantFrom(200, 401, 500), msg: fc.string(), data: fc.jsonValue() })),
+    actor: field,
+    event: fc.oneof(field, fc.record({ type: fc.constantFrom('user.logout', 'user.fetchInfo', 'socket.subscribe', 'socket.reconnectNow', 'user.login', 'nonsense') }, { requiredKeys: ['type'] })),
+    key: fc.oneof(fc.constantFrom('token', 'lang'), field),
+    value: field,
+    check: field,
+  });
+
+  it('any sequence of well-formed lines with arbitrary payloads replays to a result (no throw, no hang)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 30 }), async (list) => {
+        let t = 0;
+        const lines = [JSON.stringify({ format: 'rft-log', version: 1, startedAt: 1_700_000_000_000, firstSeq: 1 })];
+        list.forEach(({ dt, ...r }, i) => {
+          t += dt;
+          lines.push(JSON.stringify({ ...r, seq: i + 1, t }));
+        });
+        const result = await replayLog(parseReplayText(lines.join('\n')), { checkpointEvery: 5 });
+        expect(result.delivered).toBe(list.length);
+        expect(typeof result.final.hash).toBe('string');
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
