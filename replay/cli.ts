@@ -12,6 +12,7 @@ import { replayLog } from '../src/core/replay/driver.ts';
  *   --out <dir>          where --browser writes screenshots (default replay-out/)
  *   --dist <dir>         the built app for --browser (default dist/)
  *   --timeline <n>       how many timeline lines to print (default 200; 0 = none)
+ *   --bless              check <name>.expect.json next to the file and pin the new final hash
  * Exit codes: 0 replayed (no divergence), 1 divergences / violations / diff found, 2 bad input.
  */
 async function main(): Promise<number> {
@@ -25,6 +26,7 @@ async function main(): Promise<number> {
       out: { type: 'string', default: 'replay-out' },
       dist: { type: 'string', default: 'dist' },
       timeline: { type: 'string', default: '200' },
+      bless: { type: 'boolean', default: false },
     },
   });
   const file = positionals[0];
@@ -38,6 +40,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const log = loadLog(file);
+
+  if (values.bless) {
+    const { bless } = await import('./bless.ts');
+    return bless(file, log);
+  }
 
   if (values.browser) {
     const { replayInBrowser } = await import('./browser.ts');

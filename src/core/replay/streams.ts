@@ -23,6 +23,10 @@ export class StreamModel {
   market: MarketState = initialMarket();
   /** Latest balance frame per `wallet:coin` (decimal strings as sent). */
   readonly balances = new Map<string, Record<string, unknown>>();
+  /** Open positions by id from `position` frames (a frame with `closed: true` removes it: closed or liquidated). */
+  readonly positions = new Map<string, Record<string, unknown>>();
+  /** Position ids closed so far, in order (a liquidation shows here and in `positions` no more). */
+  readonly closedPositions: string[] = [];
   rejected = 0;
   frames = 0;
 
@@ -63,9 +67,20 @@ export class StreamModel {
     }
   }
 
-  /** Feeds one parsed user socket frame (balances are what the property tests check). */
+  /** Feeds one parsed user socket frame: balances and positions (what the invariants look at). */
   userFrame(f: InboundFrame): void {
     this.frames += 1;
+    if (f.type === 'position') {
+      const p = f.data as Record<string, unknown> | null | undefined;
+      if (!p || typeof p !== 'object' || typeof p.id !== 'string') {
+        this.rejected += 1;
+        return;
+      }
+      if (p.closed === true) {
+        if (this.positions.delete(p.id)) this.closedPositions.push(p.id);
+      } else this.positions.set(p.id, p);
+      return;
+    }
     if (f.type !== 'balance') return;
     const d = f.data;
     if (typeof d !== 'object' || d === null) {
@@ -97,6 +112,8 @@ export class StreamModel {
       trades: Object.fromEntries([...this.trades].map(([s, t]) => [s, t.items])),
       candles: Object.fromEntries([...this.candles].map(([k, c]) => [k, { items: c.items, lastClosed: c.lastClosed }])),
       balances: Object.fromEntries(this.balances),
+      positions: Object.fromEntries(this.positions),
+      closedPositions: this.closedPositions,
       rejected: this.rejected,
     };
   }
