@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { chromium, type Page, type WebSocketRoute } from '@playwright/test';
+import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -13,6 +13,15 @@ import { migrateToLatest } from '../server/db/migrations.ts';
 import { latestMails } from '../server/db/repos/mailCodes.ts';
 import { seedDemo } from '../server/db/seed.ts';
 import { createPlatform } from '../server/platform.ts';
+import { resolveToken } from '../server/http/auth.ts';
+import { INSTRUMENTS } from '../server/market/instruments.ts';
+import { marketPlugin } from '../server/market/plugin.ts';
+import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
+import { createTrading } from '../server/trading/wiring.ts';
+import { createUserEventBus } from '../server/ws/userBus.ts';
+import { userSocketPlugin } from '../server/ws/userSocket.ts';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Db } from '../server/db/connection.ts';
 import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
 import { parseReplayText, type ParsedLog } from '../src/core/replay/parse.ts';
@@ -23,11 +32,12 @@ import type { LogRecord } from '../src/core/eventLog.ts';
  *
  * Records a fixture the way a user produces a support bundle: the REAL built UI in Chromium
  * (Playwright) against the REAL server (in-process, serving dist/), a person's clicks and typing,
- * then 'Report a problem' in the help centre. The downloaded bundle IS the fixture; it is
- * replayed headless and checked before it is written (plus `<name>.expect.json`).
+ * then 'Report a problem' in the help centre. The downloaded bundle IS the fixture; before it
+ * is written (plus `<name>.expect.json`) it must replay headless to its expectations and to the
+ * exported state, AND replay in the browser (no network) to the same hash with no divergence.
  */
 
-async function mail(db: ReturnType<typeof openDb>, email: string): Promise<string> {
+async function mail(db: Db, email: string): Promise<string> {
   const [m] = await latestMails(db, email, 1);
   if (!m) throw new Error(`no mail to ${email}`);
   return m.code;
@@ -39,6 +49,71 @@ async function navigate(page: Page, path: string): Promise<void> {
     window.history.pushState({}, '', p);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
+}
+
+interface UiServer {
+  app: FastifyInstance;
+  db: Db;
+  base: string;
+  /** Set when the market is moved by hand (liquidation scenario). */
+  source: ControlledMarketSource | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server in-process serving dist/: as `npm run serve` builds it (simulator market,
+ * sockets, trading), or with the market moved by hand (ControlledMarketSource, the trading
+ * engine's own test source) so a liquidation happens when the recorder says so.
+ */
+async function startUiServer(controlled: boolean): Promise<UiServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rf-record-ui-'));
+  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100 };
+  const db = openDb({ filename: dbFile(dataDir) });
+  await migrateToLatest(db);
+  const clock = { now: () => Date.now() };
+  await seedDemo(db, clock.now());
+  let plugins: FastifyPluginAsync[];
+  let source: ControlledMarketSource | null = null;
+  if (controlled) {
+    const src = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
+    for (const i of INSTRUMENTS) src.setPrice(i.info.symbol, i.startPrice);
+    source = src;
+    const bus = createUserEventBus();
+    const trading = createTrading({ db, clock, source: src, bus });
+    plugins = [
+      async (app) => {
+        await app.register(marketPlugin, { source: src, clock });
+      },
+      async (app) => {
+        await app.register(userSocketPlugin, {
+          bus,
+          clock,
+          authenticate: async (token: string) => {
+            const auth = await resolveToken(db, token, clock.now());
+            return auth ? { userId: auth.user.id } : null;
+          },
+        });
+      },
+      trading.plugin,
+    ];
+  } else {
+    const platform = createPlatform({ db, clock });
+    const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
+    plugins = [...platform.plugins, trading.plugin];
+  }
+  const app = buildApp({ db, clock, config, plugins });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    db,
+    source,
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    async close() {
+      await app.close();
+      await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 interface SocketControl {
@@ -82,7 +157,9 @@ async function controlMarketSocket(page: Page): Promise<SocketControl> {
 interface UiScenario {
   name: string;
   description: string;
-  run(page: Page, ctl: SocketControl): Promise<void>;
+  /** Run against the hand-moved market (ControlledMarketSource) instead of the simulator. */
+  controlled?: boolean;
+  run(page: Page, ctl: SocketControl, ctx: { server: UiServer; account: Account }): Promise<void>;
   expect(log: ParsedLog, lastSeq: number): Expectation[];
 }
 
@@ -92,56 +169,99 @@ function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): nu
   return r.seq;
 }
 
+/**
+ * Replays `text` in the built UI with every API and socket request blocked (?replay=), and lists
+ * what differs from the headless replay: divergences, violations, another final hash.
+ */
+async function browserReplayProblems(browser: Browser, base: string, text: string, headlessHash: string): Promise<string[]> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  try {
+    const leaked: string[] = [];
+    await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+    await page.route((url) => url.pathname === '/__replay/log.jsonl', (route) => route.fulfill({ status: 200, body: text }));
+    await page.route((url) => url.pathname.startsWith('/api/'), (route) => {
+      leaked.push(route.request().url());
+      return route.abort();
+    });
+    await page.routeWebSocket(/.*/, (ws) => {
+      leaked.push(ws.url());
+      void ws.close();
+    });
+    await page.goto(`${base}/?replay=/__replay/log.jsonl`);
+    await page.waitForFunction(() => '__rftReplay' in window);
+    const last = parseReplayText(text).records.at(-1)?.seq ?? 0;
+    const cp = await page.evaluate(
+      async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ hash: string; divergences: string[]; violations: string[] }> } }).__rftReplay.stepTo(seq),
+      last,
+    );
+    return [
+      ...cp.divergences.map((d) => `browser replay: divergence ${d}`),
+      ...cp.violations.map((v) => `browser replay: ${v}`),
+      ...leaked.map((u) => `browser replay: request left the recording: ${u}`),
+      ...(cp.hash === headlessHash ? [] : [`browser replay ends on ${cp.hash}, headless on ${headlessHash}`]),
+    ];
+  } finally {
+    await page.close();
+  }
+}
+
+interface Account {
+  email: string;
+  password: string;
+  token: string;
+  totp: TOTP;
+}
+
+/** Setup outside the recording (through the API): an account with Google authenticator bound. */
+async function setupAccount(server: UiServer): Promise<Account> {
+  const email = 'replay.ui@example.com';
+  const password = 'Secret123';
+  const call = async <T>(path: string, body?: unknown, token?: string, form = false): Promise<T> => {
+    const headers: Record<string, string> = { Client: 'web', ...(token ? { Authorization: token } : {}) };
+    if (body !== undefined) headers['Content-Type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+    const payload = body === undefined ? undefined : form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
+    const env = (await (await fetch(`${server.base}/api${path}`, { method: payload ? 'POST' : 'GET', headers, body: payload })).json()) as { code: number; msg: string; data: T };
+    if (env.code !== 200) throw new Error(`${path}: ${env.code} ${env.msg}`);
+    return env.data;
+  };
+  await call('/user/sendMailCode', { email, type: 'register' });
+  await call('/user/register', { email, password, confirmPassword: password, code: await mail(server.db, email), agree: true });
+  await call('/user/sendMailCode', { email, type: 'login' });
+  const { token } = await call<{ token: string }>('/user/login', { email, password, code: await mail(server.db, email) }, undefined, true);
+  const g = await call<{ secret: string }>('/user/get-google-code', undefined, token);
+  const totp = new TOTP({ issuer: 'RiskFree', secret: g.secret, algorithm: 'SHA1', digits: 6, period: 30 });
+  await call('/user/bind-google-authen', { code: totp.generate() }, token);
+  return { email, password, token, totp };
+}
+
+/** The login form and the Google authenticator step, as a person fills them. */
+async function loginWithGoogle(page: Page, base: string, acc: Account): Promise<void> {
+  await page.goto(`${base}/login`); // the recording starts here (a fresh core)
+  await page.getByLabel('Email', { exact: true }).fill(acc.email);
+  await page.getByLabel('Password', { exact: true }).fill(acc.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByLabel('Google authenticator code').waitFor();
+  // The binding used this step's code (spent by the replay guard): type the next step's code.
+  await page.getByLabel('Google authenticator code').fill(acc.totp.generate({ timestamp: Date.now() + 30_000 }));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('button', { name: 'Account', exact: true }).waitFor();
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { out: { type: 'string', default: 'fixtures/sessions' }, only: { type: 'string' } } });
   if (!existsSync(resolve('dist/index.html'))) throw new Error('dist/index.html not found: run `npm run build` first');
-  const dataDir = mkdtempSync(join(tmpdir(), 'rf-record-ui-'));
-  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100 };
-  const db = openDb({ filename: dbFile(dataDir) });
-  await migrateToLatest(db);
-  const clock = { now: () => Date.now() };
-  await seedDemo(db, clock.now());
-  const platform = createPlatform({ db, clock });
-  const app = buildApp({ db, clock, config, plugins: platform.plugins });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const tmp = mkdtempSync(join(tmpdir(), 'rf-record-ui-out-'));
   const browser = await chromium.launch({
     executablePath: execSync('command -v chromium', { shell: '/bin/sh' }).toString().trim(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   try {
-    // Setup outside the recording: an account with Google authenticator bound (through the API).
-    const email = 'replay.ui@example.com';
-    const password = 'Secret123';
-    const call = async <T>(path: string, body?: unknown, token?: string, form = false): Promise<T> => {
-      const headers: Record<string, string> = { Client: 'web', ...(token ? { Authorization: token } : {}) };
-      if (body !== undefined) headers['Content-Type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
-      const payload = body === undefined ? undefined : form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
-      const env = (await (await fetch(`${base}/api${path}`, { method: payload ? 'POST' : 'GET', headers, body: payload })).json()) as { code: number; msg: string; data: T };
-      if (env.code !== 200) throw new Error(`${path}: ${env.code} ${env.msg}`);
-      return env.data;
-    };
-    await call('/user/sendMailCode', { email, type: 'register' });
-    await call('/user/register', { email, password, confirmPassword: password, code: await mail(db, email), agree: true });
-    await call('/user/sendMailCode', { email, type: 'login' });
-    const { token } = await call<{ token: string }>('/user/login', { email, password, code: await mail(db, email) }, undefined, true);
-    const g = await call<{ secret: string }>('/user/get-google-code', undefined, token);
-    const totp = new TOTP({ issuer: 'RiskFree', secret: g.secret, algorithm: 'SHA1', digits: 6, period: 30 });
-    await call('/user/bind-google-authen', { code: totp.generate() }, token);
-
     const scenarios: UiScenario[] = [
       {
         name: 'login-google-ui',
         description: 'Recorded from the real UI in Chromium against the real server, then exported with Report a problem: the login form, the Google authenticator step, the home page, the help centre. The bundle replays to the exported state.',
-        async run(page) {
-          await page.goto(`${base}/login`); // the recording starts here (a fresh core)
-          await page.getByLabel('Email', { exact: true }).fill(email);
-          await page.getByLabel('Password', { exact: true }).fill(password);
-          await page.getByRole('button', { name: 'Log in', exact: true }).click();
-          await page.getByLabel('Google authenticator code').waitFor();
-          await page.getByLabel('Google authenticator code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
-          await page.getByRole('button', { name: 'Confirm' }).click();
-          await page.getByRole('button', { name: 'Account', exact: true }).waitFor();
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
           await page.waitForTimeout(1000);
         },
         expect(log, last) {
@@ -158,8 +278,8 @@ async function main(): Promise<void> {
       {
         name: 'reconnect-storm-ui',
         description: 'The USDT-M trade screen for BTCUSDT; the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
-        async run(page, ctl) {
-          await page.goto(`${base}/mFutures/BTCUSDT`);
+        async run(page, ctl, { server }) {
+          await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(2500);
           for (let i = 0; i < 3; i++) {
             ctl.drop();
@@ -183,9 +303,9 @@ async function main(): Promise<void> {
       {
         name: 'orderbook-gap-ui',
         description: 'The USDT-M trade screen for BTCUSDT; one depth diff is lost on the way (Playwright drops it between server and page); the book detects the gap, the screen fetches GET /market/depth, and the book is live again.',
-        async run(page, ctl) {
+        async run(page, ctl, { server }) {
           ctl.loseDepthDiff(15);
-          await page.goto(`${base}/mFutures/BTCUSDT`);
+          await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(6000);
         },
         expect(log) {
@@ -199,49 +319,96 @@ async function main(): Promise<void> {
           ];
         },
       },
+      {
+        name: 'liquidation-ui',
+        controlled: true,
+        description: 'Trading into a liquidation through the real UI: Google-authenticator login, a BTCUSDT USDT-M market long (0.1 at the default leverage) from the order panel, then the mark price falls to the liquidation price shown; the engine liquidates, the position disappears and the perp balance keeps what is left (never negative).',
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1200); // home has loaded (its requests are in the recording)
+          await navigate(page, '/mFutures/BTCUSDT');
+          const panel = page.getByRole('region', { name: 'Place order' });
+          await page.getByTestId('available').waitFor();
+          await page.waitForTimeout(1500);
+          await panel.getByRole('tab', { name: 'Market' }).click();
+          await panel.getByLabel('Quantity').fill('0.1');
+          await panel.getByRole('button', { name: 'Buy / Long' }).click();
+          await panel.getByText(/Order (filled|placed)/).waitFor();
+          const row = page.getByTestId('position-row');
+          await row.waitFor();
+          const liq = Number((await row.getByTestId('liq-price').innerText()).replace(/,/g, ''));
+          if (!(liq > 0)) throw new Error(`no liquidation price shown (${liq})`);
+          await page.waitForTimeout(1000);
+          const src = server.source;
+          if (!src) throw new Error('liquidation needs the controlled market');
+          const start = src.markPrice('BTCUSDT') ?? liq * 1.1;
+          // The market slides down over a few seconds, then reaches the liquidation price.
+          for (let i = 1; i <= 4; i++) {
+            src.setPrice('BTCUSDT', Number((start - ((start - liq) * i) / 5).toFixed(1)));
+            await page.waitForTimeout(700);
+          }
+          src.setPrice('BTCUSDT', liq);
+          await row.waitFor({ state: 'detached', timeout: 15_000 });
+          await page.waitForTimeout(1500);
+        },
+        expect(log) {
+          const opened = find(log, (r) => r.kind === 'ws.in' && typeof r.data === 'string' && r.data.includes('"type":"position"') && !r.data.includes('"closed":true'), 'the position frame');
+          const closed = find(log, (r) => r.kind === 'ws.in' && typeof r.data === 'string' && r.data.includes('"type":"position"') && r.data.includes('"closed":true'), 'the liquidation frame');
+          return [
+            { atSeq: opened, select: 'session.value', equals: { loggedIn: 'idle' } },
+            { atSeq: closed, select: 'streams.positions', equals: {}, note: 'liquidated: the position is gone' },
+            { atSeq: closed, select: 'streams.closedPositions.length', equals: 1 },
+          ];
+        },
+      },
     ];
     for (const sc of scenarios) {
       if (values.only && values.only !== sc.name) continue;
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-      await page.goto(`${base}/`);
-      await page.evaluate(() => {
-        localStorage.clear();
-        localStorage.setItem('lang', 'en');
-        localStorage.setItem('theme', 'dark');
-      });
-      const ctl = await controlMarketSocket(page);
-      await sc.run(page, ctl);
-      await navigate(page, '/help-center');
-      await page.getByTestId('help-center').waitFor();
-      await page.waitForTimeout(500);
-      const dl = page.waitForEvent('download');
-      await page.getByRole('button', { name: 'Download report' }).click();
-      const file = join(dataDir, `${sc.name}.jsonl`);
-      await (await dl).saveAs(file);
-      await page.close();
-      const text = readFileSync(file, 'utf8');
-      const log = parseReplayText(text);
-      const last = log.records[log.records.length - 1]?.seq ?? 0;
-      const expectations = sc.expect(log, last);
-      const result = await replayLog(log, { checkpointAt: expectations.map((e) => e.atSeq) });
-      const spec: FixtureExpect = { description: sc.description, hash: result.final.hash, expectations };
-      const problems = [
-        ...checkExpectations(result, spec).map((f) => f.message),
-        ...result.divergences.map((d) => `divergence @${d.seq}: ${d.message}`),
-        ...result.final.violations,
-        ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
-      ];
-      if (problems.length > 0) throw new Error(`${sc.name}: the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
-      for (const secret of [password, token]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
-      writeFileSync(join(values.out, `${sc.name}.jsonl`), text);
-      writeFileSync(join(values.out, `${sc.name}.expect.json`), `${JSON.stringify(spec, null, 2)}\n`);
-      console.log(`${sc.name}: ${log.records.length} records, hash ${result.final.hash}`);
+      const server = await startUiServer(sc.controlled ?? false);
+      try {
+        const account = await setupAccount(server);
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+        await page.goto(`${server.base}/`);
+        await page.evaluate(() => {
+          localStorage.clear();
+          localStorage.setItem('lang', 'en');
+          localStorage.setItem('theme', 'dark');
+        });
+        const ctl = await controlMarketSocket(page);
+        await sc.run(page, ctl, { server, account });
+        await navigate(page, '/help-center');
+        await page.getByTestId('help-center').waitFor();
+        await page.waitForTimeout(500);
+        const dl = page.waitForEvent('download');
+        await page.getByRole('button', { name: 'Download report' }).click();
+        const file = join(tmp, `${sc.name}.jsonl`);
+        await (await dl).saveAs(file);
+        await page.close();
+        const text = readFileSync(file, 'utf8');
+        const log = parseReplayText(text);
+        const last = log.records[log.records.length - 1]?.seq ?? 0;
+        const expectations = sc.expect(log, last);
+        const result = await replayLog(log, { checkpointAt: expectations.map((e) => e.atSeq) });
+        const spec: FixtureExpect = { description: sc.description, hash: result.final.hash, expectations };
+        const problems = [
+          ...checkExpectations(result, spec).map((f) => f.message),
+          ...result.divergences.map((d) => `divergence @${d.seq}: ${d.message}`),
+          ...result.final.violations,
+          ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
+        ];
+        problems.push(...(await browserReplayProblems(browser, server.base, text, result.final.hash)));
+        if (problems.length > 0) throw new Error(`${sc.name}: the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
+        for (const secret of [account.password, account.token]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
+        writeFileSync(join(values.out, `${sc.name}.jsonl`), text);
+        writeFileSync(join(values.out, `${sc.name}.expect.json`), `${JSON.stringify(spec, null, 2)}\n`);
+        console.log(`${sc.name}: ${log.records.length} records, hash ${result.final.hash}`);
+      } finally {
+        await server.close();
+      }
     }
   } finally {
     await browser.close();
-    await app.close();
-    await db.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 

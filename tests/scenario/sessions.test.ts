@@ -21,7 +21,7 @@ const names = ['sessions', 'market']
 
 describe('session fixtures', () => {
   it('has the recorded scenarios', () => {
-    expect(names).toEqual(expect.arrayContaining(['sessions/login-google', 'sessions/login-google-ui', 'sessions/orderbook-gap', 'sessions/reconnect-storm', 'market/sim-5topics-1min']));
+    expect(names).toEqual(expect.arrayContaining(['sessions/login-google', 'sessions/login-google-ui', 'sessions/liquidation-ui', 'sessions/reconnect-storm-ui', 'sessions/orderbook-gap-ui', 'sessions/orderbook-gap', 'sessions/reconnect-storm', 'market/sim-5topics-1min']));
   });
 
   for (const name of names) {
