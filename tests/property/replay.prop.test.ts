@@ -167,7 +167,7 @@ describe('replay never crashes on hostile log content', () => {
         expect(result.delivered).toBe(list.length);
         expect(typeof result.final.hash).toBe('string');
       }),
-      { numRuns: 80 },
+      { numRuns: 100 },
     );
   });
 });

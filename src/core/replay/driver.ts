@@ -234,7 +234,12 @@ export function takeCheckpoint(h: ReplayHandle, seq: number, t: number): Checkpo
 }
 
 function checkBook(rec: LogRecord, streams: StreamModel): { seq: number; ok: boolean; message: string } {
-  const check = rec.check as { symbol: string; lastSeq: number; bestBid: [number, number]; bestAsk: [number, number] };
+  const c = rec.check as Partial<{ symbol: unknown; lastSeq: unknown; bestBid: unknown; bestAsk: unknown }> | null | undefined;
+  const pair = (v: unknown): v is [number, number] => Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number';
+  if (!c || typeof c !== 'object' || typeof c.symbol !== 'string' || typeof c.lastSeq !== 'number' || !pair(c.bestBid) || !pair(c.bestAsk)) {
+    return { seq: rec.seq, ok: false, message: `malformed expect.book record at seq ${rec.seq}` };
+  }
+  const check = { symbol: c.symbol, lastSeq: c.lastSeq, bestBid: c.bestBid, bestAsk: c.bestAsk };
   const book = streams.books.get(check.symbol);
   if (!book) return { seq: rec.seq, ok: false, message: `no book for ${check.symbol}` };
   const bids = book.bids.length > 0 ? [book.bids.data[0], book.bids.data[1]] : null;
