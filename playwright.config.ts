@@ -35,6 +35,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), DATA_DIR: '.test-data/e2e', FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50' },
+    env: { PORT: String(port), DATA_DIR: `.test-data/e2e-${port}`, FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50' },
   },
 });

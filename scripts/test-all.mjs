@@ -51,7 +51,7 @@ if (want('build') || want('e2e')) {
 }
 if (want('e2e') && built) {
   const out = `${reports}/playwright.json`;
-  rmSync('.test-data/e2e', { recursive: true, force: true });
+  rmSync('.test-data', { recursive: true, force: true });
   const r = run('playwright', 'npx', ['playwright', 'test'], { PW_JSON_OUTPUT: out });
   const j = readJson(out);
   const passed = (j?.stats?.expected ?? 0) + (j?.stats?.flaky ?? 0);
