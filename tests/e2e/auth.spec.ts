@@ -43,6 +43,9 @@ test('register, email-code login, Google bind, TOTP login, profile, login histor
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('checkbox').check();
+  // A second click on Sign up within 450 ms of the validation probe above is dropped by the click
+  // debounce (SPEC §9); a fast run gets here sooner than that.
+  await page.waitForTimeout(500);
   await page.getByRole('button', { name: 'Sign up', exact: true }).click();
   await expect(page).toHaveURL(/\/login\?email=/);
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email);
