@@ -6,6 +6,7 @@ import { createReplayPorts, type Divergence, type ReplayPortsController } from '
 import type { ParsedLog } from './parse.ts';
 import { INTENT_ACTORS, type IntentActor } from './record.ts';
 import { StreamModel } from './streams.ts';
+import { isWellFormedIntent } from './intents.ts';
 
 /**
  * The replay driver (DESIGN §4): for each record in order, advance the VirtualClock to the
@@ -129,7 +130,7 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
         case 'ui.intent': {
           const name = rec.actor as IntentActor;
           const event = rec.event as { type?: unknown } | undefined;
-          if (!INTENT_ACTORS.includes(name) || !event || typeof event.type !== 'string') return false;
+          if (!INTENT_ACTORS.includes(name) || !isWellFormedIntent(name, event)) return false;
           const ev = event as { type: string };
           if (hooks.skipIntent?.(name, ev)) return false;
           ports.setCurrentSeq(rec.seq);
