@@ -79,7 +79,17 @@ async function loadCcxt(): Promise<BookImpl | string> {
   }
   const root = (mod.default ?? mod) as Record<string, unknown>;
   const pro = root.pro as Record<string, unknown> | undefined;
-  const Ctor = (pro?.OrderBook ?? root.OrderBook) as CcxtBookCtor | undefined;
+  let Ctor = (pro?.OrderBook ?? root.OrderBook) as CcxtBookCtor | undefined;
+  if (typeof Ctor !== 'function') {
+    // NOTE: ccxt 4 keeps its websocket OrderBook out of the package's "exports"; load the module by file
+    // URL (the same class ccxt.pro exchanges use for watchOrderBook).
+    try {
+      const ws = (await import(/* @vite-ignore */ new URL('../node_modules/ccxt/js/src/base/ws/OrderBook.js', import.meta.url).href)) as Record<string, unknown>;
+      Ctor = ws.OrderBook as CcxtBookCtor | undefined;
+    } catch {
+      Ctor = undefined;
+    }
+  }
   if (typeof Ctor !== 'function') return 'ccxt installed but its OrderBook class was not found';
   return {
     name: 'ccxt OrderBook',
