@@ -31,13 +31,36 @@ export type ResyncReason =
 
 /**
  * One side of the book, sorted best first (bids descending, asks ascending), no zero quantities.
- * `data` holds exactly `length` levels interleaved as [price, qty, seq] (stride {@link STRIDE}).
- * Never mutated once published in a state (the reducer copies a side before changing it).
+ *
+ * Stored as a chunked sorted array (a two-level B-tree): `chunks` are non-empty runs of levels
+ * interleaved as [price, qty, seq] (stride {@link STRIDE}), at most {@link MAX_CHUNK_LEVELS} levels
+ * each, in order. A side and its chunks are never mutated once published in a state: the reducer
+ * copies the chunk directory and only the chunks a frame touches (path copying), and untouched
+ * chunks are shared between consecutive states.
+ *
+ * `data` is the flat [price, qty, seq] view of all `length` levels, materialised on first read and
+ * cached per side (O(length) once); prefer `priceAt` / `qtyAt` / the selectors on hot paths.
  */
-export interface BookSide {
-  readonly data: readonly number[];
+export class BookSide {
+  readonly chunks: readonly (readonly number[])[];
   readonly length: number;
+  constructor(chunks: readonly (readonly number[])[], length: number) {
+    this.chunks = chunks;
+    this.length = length;
+  }
+  get data(): readonly number[] {
+    let flat = flatCache.get(this);
+    if (flat === undefined) {
+      flat = [];
+      for (const c of this.chunks) for (let i = 0; i < c.length; i++) flat.push(c[i] as number);
+      flatCache.set(this, flat);
+    }
+    return flat;
+  }
 }
+
+/** Materialised flat views (a WeakMap rather than a field so equal states stay deep-equal). */
+const flatCache = new WeakMap<BookSide, number[]>();
 
 export interface OrderBookState {
   readonly symbol: string;
@@ -61,75 +84,210 @@ export const STRIDE = 3;
 /** Bound of the pre-snapshot / resync buffer; older diffs are dropped first. */
 export const MAX_BUFFERED_DIFFS = 1000;
 
-const EMPTY_SIDE: BookSide = { data: [], length: 0 };
+/** A chunk is split in two halves when it grows past this many levels. */
+export const MAX_CHUNK_LEVELS = 24;
+
+const EMPTY_SIDE: BookSide = new BookSide([], 0);
 
 /** The book before any frame: status 'idle', no levels. */
 export function initialOrderBook(symbol: string): OrderBookState {
   return { symbol, status: 'idle', seq: -1, awaitingFirstDiff: false, bids: EMPTY_SIDE, asks: EMPTY_SIDE, buffer: [], reason: null, ts: 0, version: 0 };
 }
 
-/** A writable copy of a side (the reducer's private draft); `data.length === length * STRIDE`. */
+/**
+ * The reducer's private draft of one side: a copy of the chunk directory, with `own[i]` true once
+ * chunk i has been copied during this reduction (then it may be mutated in place). Published chunks
+ * are never written: a chunk is copied (≤ MAX_CHUNK_LEVELS levels) before its first change.
+ */
 interface Draft {
-  data: number[];
+  chunks: number[][];
+  own: boolean[];
   length: number;
-}
-
-function draftOf(side: BookSide): Draft {
-  // NOTE: slice() of a packed double array is a memcpy; plain arrays beat typed arrays here because
-  // a fresh Float64Array per reduction costs an external ArrayBuffer allocation.
-  return { data: side.data.slice(), length: side.length };
+  /** -1 for bids (descending), 1 for asks (ascending). */
+  sign: number;
 }
 
 /**
- * Sets one level in a draft. `sign` is -1 for bids (descending) and 1 for asks (ascending).
- * qty 0 removes the level (absent is fine). Binary search keeps it O(log n) + one memmove.
+ * The two drafts are module-level scratch objects reused by every reduction (the reducer is
+ * synchronous and never re-entered); only `chunks` escapes, as the published side's directory.
  */
-function setLevel(d: Draft, sign: number, price: number, qty: number, seq: number): void {
-  const data = d.data;
+const bidDraft: Draft = { chunks: [], own: [], length: 0, sign: -1 };
+const askDraft: Draft = { chunks: [], own: [], length: 0, sign: 1 };
+
+function draftOf(side: BookSide, d: Draft): Draft {
+  const n = side.chunks.length;
+  d.chunks = side.chunks.slice() as number[][];
+  const own = d.own;
+  own.length = 0;
+  for (let i = 0; i < n; i++) own.push(false);
+  d.length = side.length;
+  return d;
+}
+
+/** The chunk index i of a draft, copied first if this reduction does not own it yet. */
+function ownChunk(d: Draft, i: number): number[] {
+  const c = d.chunks[i] as number[];
+  if (d.own[i]) return c;
+  const copy = c.slice();
+  d.chunks[i] = copy;
+  d.own[i] = true;
+  return copy;
+}
+
+const PAD: readonly number[] = [0, 0, 0];
+
+/** Inserts a level at offset `at` of chunk i; an unowned chunk is copied with the gap in one pass. */
+function insertInChunk(d: Draft, i: number, at: number, price: number, qty: number, seq: number): number[] {
+  const c = d.chunks[i] as number[];
+  if (d.own[i]) {
+    if (at === c.length) c.push(price, qty, seq);
+    else c.splice(at, 0, price, qty, seq);
+    return c;
+  }
+  // NOTE: concat allocates the copy at its final size in one go (push-growing reallocates).
+  const copy = c.concat(PAD);
+  for (let k = c.length - 1; k >= at; k--) copy[k + STRIDE] = c[k] as number;
+  copy[at] = price;
+  copy[at + 1] = qty;
+  copy[at + 2] = seq;
+  d.chunks[i] = copy;
+  d.own[i] = true;
+  return copy;
+}
+
+/** Removes the level at offset `at` of chunk i; an unowned chunk is copied without it in one pass. */
+function removeInChunk(d: Draft, i: number, at: number): void {
+  const c = d.chunks[i] as number[];
+  if (d.own[i]) {
+    c.splice(at, STRIDE);
+    return;
+  }
+  const n = c.length - STRIDE;
+  const copy = c.slice(0, n);
+  for (let k = at; k < n; k++) copy[k] = c[k + STRIDE] as number;
+  d.chunks[i] = copy;
+  d.own[i] = true;
+}
+
+function removeChunk(d: Draft, i: number): void {
+  d.chunks.splice(i, 1);
+  d.own.splice(i, 1);
+}
+
+/**
+ * Sets one level in a draft; qty 0 removes the level (absent is fine). Two binary searches (chunk
+ * directory, then inside the chunk) and a splice of at most MAX_CHUNK_LEVELS levels.
+ */
+function setLevel(d: Draft, price: number, qty: number, seq: number): void {
+  const sign = d.sign;
   const key = sign * price;
-  let lo = 0;
-  let hi = d.length;
+  const chunks = d.chunks;
+  if (chunks.length === 0) {
+    if (qty !== 0) {
+      chunks.push([price, qty, seq]);
+      d.own.push(true);
+      d.length = 1;
+    }
+    return;
+  }
+  // last chunk whose first level is <= key (chunk 0 when key sorts before everything)
+  let lo = 1;
+  let hi = chunks.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sign * (data[mid * STRIDE] as number) < key) lo = mid + 1;
+    if (sign * ((chunks[mid] as number[])[0] as number) <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  const ci = lo - 1;
+  let c = chunks[ci] as number[];
+  const n = c.length / STRIDE;
+  lo = 0;
+  hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sign * (c[mid * STRIDE] as number) < key) lo = mid + 1;
     else hi = mid;
   }
   const at = lo * STRIDE;
-  if (lo < d.length && data[at] === price) {
+  if (lo < n && c[at] === price) {
     if (qty === 0) {
-      data.splice(at, STRIDE);
+      if (n === 1) removeChunk(d, ci);
+      else removeInChunk(d, ci, at);
       d.length--;
     } else {
-      data[at + 1] = qty;
-      data[at + 2] = seq;
+      c = ownChunk(d, ci);
+      c[at + 1] = qty;
+      c[at + 2] = seq;
     }
   } else if (qty !== 0) {
-    if (lo === d.length) data.push(price, qty, seq);
-    else data.splice(at, 0, price, qty, seq);
+    c = insertInChunk(d, ci, at, price, qty, seq);
     d.length++;
+    if (n + 1 > MAX_CHUNK_LEVELS) {
+      const right = c.splice(((n + 1) >>> 1) * STRIDE);
+      chunks.splice(ci + 1, 0, right);
+      d.own.splice(ci + 1, 0, true);
+    }
   }
 }
 
-function applyLevels(side: BookSide, levels: readonly Level[], sign: number, seq: number): Draft | null {
-  if (levels.length === 0) return null;
-  const d = draftOf(side);
+/** Levels per chunk when a side is built in bulk (room left to grow before a split). */
+const BULK_CHUNK_LEVELS = 16;
+
+/**
+ * Fast path for an empty side (a snapshot): when the levels are already strictly sorted best
+ * first with no zero quantity, applying them one by one would give exactly this list, so the
+ * chunks are filled directly. Returns false (draft untouched) otherwise.
+ */
+function bulkLoad(d: Draft, levels: readonly Level[], seq: number): boolean {
+  const sign = d.sign;
+  let prev = -Infinity;
   for (let i = 0; i < levels.length; i++) {
     const level = levels[i] as Level;
-    setLevel(d, sign, level[0], level[1], seq);
+    const key = sign * level[0];
+    if (!(key > prev) || level[1] === 0) return false;
+    prev = key;
+  }
+  for (let i = 0; i < levels.length; i += BULK_CHUNK_LEVELS) {
+    const end = Math.min(levels.length, i + BULK_CHUNK_LEVELS);
+    const c: number[] = [];
+    for (let k = i; k < end; k++) {
+      const level = levels[k] as Level;
+      c.push(level[0], level[1], seq);
+    }
+    d.chunks.push(c);
+    d.own.push(true);
+  }
+  d.length = levels.length;
+  return true;
+}
+
+function applyLevels(side: BookSide, levels: readonly Level[], draft: Draft, seq: number): Draft | null {
+  if (levels.length === 0) return null;
+  const d = draftOf(side, draft);
+  if (d.length === 0 && bulkLoad(d, levels, seq)) return d;
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i] as Level;
+    setLevel(d, level[0], level[1], seq);
   }
   return d;
 }
 
 function dropTop(d: Draft): void {
-  d.data.splice(0, STRIDE);
+  if ((d.chunks[0] as number[]).length === STRIDE) removeChunk(d, 0);
+  else removeInChunk(d, 0, 0);
   d.length--;
 }
 
-/** Resolves a crossed book in place (see the module comment). Returns true if anything was removed. */
+/** Top level field (0 price, 2 seq) of a non-empty side or draft. */
+function top(side: BookSide | Draft, field: number): number {
+  return (side.chunks[0] as readonly number[])[field] as number;
+}
+
+/** Resolves a crossed book in place (see the module comment). */
 function uncross(bids: Draft, asks: Draft): void {
-  while (bids.length > 0 && asks.length > 0 && (bids.data[0] as number) >= (asks.data[0] as number)) {
-    const bidSeq = bids.data[2] as number;
-    const askSeq = asks.data[2] as number;
+  while (bids.length > 0 && asks.length > 0 && top(bids, 0) >= top(asks, 0)) {
+    const bidSeq = top(bids, 2);
+    const askSeq = top(asks, 2);
     if (bidSeq > askSeq) dropTop(asks);
     else if (askSeq > bidSeq) dropTop(bids);
     else {
@@ -140,7 +298,7 @@ function uncross(bids: Draft, asks: Draft): void {
 }
 
 function isCrossed(bids: BookSide | Draft, asks: BookSide | Draft): boolean {
-  return bids.length > 0 && asks.length > 0 && (bids.data[0] as number) >= (asks.data[0] as number);
+  return bids.length > 0 && asks.length > 0 && top(bids, 0) >= top(asks, 0);
 }
 
 /**
@@ -162,7 +320,7 @@ function makeState(
 }
 
 function publish(d: Draft | null, fallback: BookSide): BookSide {
-  return d === null ? fallback : { data: d.data, length: d.length };
+  return d === null ? fallback : new BookSide(d.chunks, d.length);
 }
 
 function withBuffered(state: OrderBookState, frame: DepthDiffFrame, status: OrderBookStatus): OrderBookState {
@@ -173,13 +331,13 @@ function withBuffered(state: OrderBookState, frame: DepthDiffFrame, status: Orde
 
 /** Applies the levels of an accepted diff (or snapshot) and repairs crossing. */
 function applyUpdate(state: OrderBookState, bidLevels: readonly Level[], askLevels: readonly Level[], seq: number): { bids: BookSide; asks: BookSide } {
-  let bids = applyLevels(state.bids, bidLevels, -1, seq);
-  let asks = applyLevels(state.asks, askLevels, 1, seq);
+  let bids = applyLevels(state.bids, bidLevels, bidDraft, seq);
+  let asks = applyLevels(state.asks, askLevels, askDraft, seq);
   const pb = bids ?? state.bids;
   const pa = asks ?? state.asks;
   if (isCrossed(pb, pa)) {
-    bids ??= draftOf(state.bids);
-    asks ??= draftOf(state.asks);
+    bids ??= draftOf(state.bids, bidDraft);
+    asks ??= draftOf(state.asks, askDraft);
     uncross(bids, asks);
   }
   return { bids: publish(bids, state.bids), asks: publish(asks, state.asks) };
@@ -221,22 +379,43 @@ export function reduceOrderBook(state: OrderBookState, frame: MarketFrame): Orde
   return frame.snapshot ? applySnapshot(state, frame) : applyDiff(state, frame);
 }
 
+/** Calls `f(price, qty, i)` for the levels of a side, best first, until `f` returns false or `limit` levels. */
+export function forEachLevel(side: BookSide, f: (price: number, qty: number, i: number) => boolean | void, limit = Infinity): void {
+  let i = 0;
+  for (const c of side.chunks) {
+    for (let j = 0; j < c.length; j += STRIDE) {
+      if (i >= limit || f(c[j] as number, c[j + 1] as number, i) === false) return;
+      i++;
+    }
+  }
+}
+
 /** Levels of a side as tuples, best first; at most `limit`. Allocates: for tests and small views. */
 export function sideLevels(side: BookSide, limit = Infinity): Level[] {
-  const n = Math.min(side.length, limit);
-  const out: Level[] = new Array<Level>(n);
-  for (let i = 0; i < n; i++) out[i] = [side.data[i * STRIDE] as number, side.data[i * STRIDE + 1] as number];
+  const out: Level[] = [];
+  forEachLevel(side, (p, q) => void out.push([p, q]), limit);
   return out;
 }
 
-/** Price of the i-th best level, or NaN past the end. */
+/** Field `field` (0 price, 1 qty) of the i-th best level, or NaN past the end. */
+function fieldAt(side: BookSide, i: number, field: number): number {
+  if (i < 0 || i >= side.length) return NaN;
+  let k = i * STRIDE;
+  for (const c of side.chunks) {
+    if (k < c.length) return c[k + field] as number;
+    k -= c.length;
+  }
+  return NaN;
+}
+
+/** Price of the i-th best level, or NaN past the end (O(1) for the best level, O(chunks) otherwise). */
 export function priceAt(side: BookSide, i: number): number {
-  return i < side.length ? (side.data[i * STRIDE] as number) : NaN;
+  return fieldAt(side, i, 0);
 }
 
 /** Quantity of the i-th best level, or NaN past the end. */
 export function qtyAt(side: BookSide, i: number): number {
-  return i < side.length ? (side.data[i * STRIDE + 1] as number) : NaN;
+  return fieldAt(side, i, 1);
 }
 
 /** Best bid and ask as levels, or null per side when empty. */

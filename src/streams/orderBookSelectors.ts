@@ -1,5 +1,5 @@
 import { decimalsOf, formatNumber } from '../format/number.ts';
-import { STRIDE, type BookSide, type OrderBookState } from './orderBook.ts';
+import { forEachLevel, priceAt, type BookSide, type OrderBookState } from './orderBook.ts';
 
 /**
  * Derived views over the raw book (docs/STREAMS.md "Selectors"). Each selector is memoised on the
@@ -58,25 +58,26 @@ function memo<T>(side: BookSide, key: string, compute: () => T): T {
 /** The best `n` levels of a side with cumulative totals, best first. */
 export function selectTopLevels(side: BookSide, n: number): readonly BookRow[] {
   return memo(side, `top:${n}`, () => {
-    const count = Math.min(side.length, Math.max(0, n));
     const rows: BookRow[] = [];
     let total = 0;
     let value = 0;
-    for (let i = 0; i < count; i++) {
-      const price = side.data[i * STRIDE] as number;
-      const qty = side.data[i * STRIDE + 1] as number;
-      total += qty;
-      value += price * qty;
-      rows.push({ price, qty, total, value });
-    }
+    forEachLevel(
+      side,
+      (price, qty) => {
+        total += qty;
+        value += price * qty;
+        rows.push({ price, qty, total, value });
+      },
+      Math.max(0, n),
+    );
     return rows;
   });
 }
 
 /** Best bid/ask, spread, spread % and mid; null where a side is empty. */
 export function selectBookSummary(state: OrderBookState): BookSummary {
-  const bestBid = state.bids.length > 0 ? (state.bids.data[0] as number) : null;
-  const bestAsk = state.asks.length > 0 ? (state.asks.data[0] as number) : null;
+  const bestBid = state.bids.length > 0 ? priceAt(state.bids, 0) : null;
+  const bestAsk = state.asks.length > 0 ? priceAt(state.asks, 0) : null;
   if (bestBid === null || bestAsk === null) return { bestBid, bestAsk, spread: null, spreadPct: null, mid: null };
   const mid = (bestBid + bestAsk) / 2;
   const spread = bestAsk - bestBid;
@@ -101,25 +102,24 @@ export function groupSide(side: BookSide, which: 'bid' | 'ask', step: number, n 
     let lastBucket = NaN;
     let total = 0;
     let value = 0;
-    for (let i = 0; i < side.length; i++) {
-      const rawPrice = side.data[i * STRIDE] as number;
-      const qty = side.data[i * STRIDE + 1] as number;
+    forEachLevel(side, (rawPrice, qty) => {
       const bucket = valid ? bucketOf(rawPrice, step, which) : rawPrice;
       const last = rows[rows.length - 1];
       const sameBucket = last !== undefined && bucket === lastBucket;
-      if (!sameBucket && rows.length >= n) break;
+      if (!sameBucket && rows.length >= n) return false;
       total += qty;
       value += rawPrice * qty;
       if (last && sameBucket) {
         last.qty += qty;
         last.total = total;
         last.value = value;
-        continue;
+        return true;
       }
       lastBucket = bucket;
       const price = valid ? Number((bucket * step).toFixed(decimals)) : rawPrice;
       rows.push({ price, qty, total, value, label: valid ? formatNumber(price, decimals) : String(price) });
-    }
+      return true;
+    });
     return rows;
   });
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DepthFrame, Level, MarketFrame } from '../../src/protocol/market.ts';
 import { initialOrderBook, reduceOrderBook, sideLevels, type OrderBookState } from '../../src/streams/orderBook.ts';
-import { Exchange, RefBook, levelsArb } from './orderBookModel.ts';
+import { Exchange, RefBook, levelArb, levelsArb } from './orderBookModel.ts';
 
 const SYMBOL = 'BTCUSDT';
 // Bids and asks overlap on [12, 15] so crossing updates happen.
@@ -240,6 +240,37 @@ describe('order book reducer (model-based, fc.commands)', () => {
         fc.modelRun(setup, cmds);
       }),
       { numRuns: 200 },
+    );
+  });
+  it('large books (many chunks: splits, emptied chunks, bulk snapshots) match the reference and keep old states intact', () => {
+    // Wide price ranges and long diffs so sides grow past many MAX_CHUNK_LEVELS-level chunks.
+    const wideLevels = (lo: number, hi: number): fc.Arbitrary<Level[]> => fc.array(levelArb(lo, hi), { maxLength: 40 });
+    const stepArb = fc.oneof(
+      { weight: 12, arbitrary: fc.tuple(wideLevels(2, 400), wideLevels(300, 700)).map(([bids, asks]) => ({ snapshot: false as const, bids, asks })) },
+      { weight: 1, arbitrary: fc.constant({ snapshot: true as const, bids: [] as Level[], asks: [] as Level[] }) },
+    );
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 60 }), (steps) => {
+        const ex = new Exchange(SYMBOL, 0);
+        let s = reduceOrderBook(initialOrderBook(SYMBOL), ex.snapshot());
+        const states: OrderBookState[] = [s];
+        const copies: [Level[], Level[]][] = [[sideLevels(s.bids), sideLevels(s.asks)]];
+        for (const step of steps) {
+          s = reduceOrderBook(s, step.snapshot ? ex.snapshot() : ex.next(step.bids, step.asks, 0, 0));
+          expect(s.status).toBe('live');
+          expect(sideLevels(s.bids)).toEqual(ex.book.bidLevels());
+          expect(sideLevels(s.asks)).toEqual(ex.book.askLevels());
+          assertInvariants(s);
+          states.push(s);
+          copies.push([sideLevels(s.bids), sideLevels(s.asks)]);
+        }
+        states.forEach((old, i) => expect([sideLevels(old.bids), sideLevels(old.asks)]).toEqual(copies[i]));
+        // The flat `data` view (read by the replay driver) lists the same levels as [price, qty, seq].
+        const flat = s.asks.data;
+        expect(flat.length).toBe(s.asks.length * 3);
+        expect(sideLevels(s.asks).flat()).toEqual(flat.filter((_, i) => i % 3 !== 2));
+      }),
+      { numRuns: 150 },
     );
   });
 });
