@@ -13,6 +13,9 @@ import { AppProviders } from '../../../src/ui/app/App.tsx';
 import type { ShellEnv } from '../../../src/ui/hooks/useShellEnv.ts';
 import { createI18n } from '../../../src/ui/i18n/index.ts';
 import { createUiPrefs } from '../../../src/ui/theme/uiPrefs.ts';
+import { symbol } from './marketFixtures.ts';
+
+export { symbol };
 
 /**
  * Renders the Home or Market screen inside the real providers over a real app core built from
@@ -33,31 +36,6 @@ function LocationProbe() {
   return <p data-testid="location">{loc.pathname}</p>;
 }
 
-export function symbol(sym: string, over: Partial<SymbolInfo> = {}): SymbolInfo {
-  return {
-    symbol: sym,
-    base: sym.replace(/USDT$/, ''),
-    quote: 'USDT',
-    name: sym,
-    category: 'crypto',
-    kinds: ['perp', 'std'],
-    tickSize: 0.01,
-    qtyStep: 0.001,
-    pricePrecision: 2,
-    qtyPrecision: 3,
-    minOrderQuantity: 0.001,
-    maxOrderQuantity: 100,
-    openingFeeRatio: 0.0004,
-    closingFeeRatio: 0.0004,
-    minLever: 1,
-    maxLever: 100,
-    mMarginRatio: 0.005,
-    overnightFeeRatio: 0,
-    fundingRateRatio: 0.0001,
-    hot: false,
-    ...over,
-  };
-}
 
 export function ticker(sym: string, last: number, changePct: number, quoteVolume: number, ts = 1): Ticker {
   return {

@@ -17,33 +17,9 @@ import {
   type MarketRow,
   type Sort,
 } from '../../../src/ui/screens/market/marketList.ts';
+import { symbol } from './marketFixtures.ts';
 import { favoritesKey, parseFavorites, serializeFavorites, toggleFavorite } from '../../../src/ui/screens/market/favorites.ts';
 
-function info(symbol: string, over: Partial<SymbolInfo> = {}): SymbolInfo {
-  return {
-    symbol,
-    base: symbol.replace(/USDT$/, ''),
-    quote: 'USDT',
-    name: symbol,
-    category: 'crypto',
-    kinds: ['perp', 'std'],
-    tickSize: 0.01,
-    qtyStep: 0.001,
-    pricePrecision: 2,
-    qtyPrecision: 3,
-    minOrderQuantity: 0.001,
-    maxOrderQuantity: 100,
-    openingFeeRatio: 0.0004,
-    closingFeeRatio: 0.0004,
-    minLever: 1,
-    maxLever: 100,
-    mMarginRatio: 0.005,
-    overnightFeeRatio: 0,
-    fundingRateRatio: 0.0001,
-    hot: false,
-    ...over,
-  };
-}
 
 const price = fc.double({ min: 0.0001, max: 1e6, noNaN: true });
 const tickerArb = (symbol: string): fc.Arbitrary<Ticker> =>
@@ -70,7 +46,7 @@ const rowsArb: fc.Arbitrary<MarketRow[]> = fc
             category: fc.constantFrom('crypto', 'commodity', 'stock', 'index' as const),
             kinds: fc.constantFrom<SymbolInfo['kinds']>(['perp'], ['std'], ['perp', 'std']),
             hot: fc.boolean(),
-          }).map((o) => info(`${b}USDT`, { ...o, name: `${b} coin` })),
+          }).map((o) => symbol(`${b}USDT`, { ...o, name: `${b} coin` })),
           ticker: fc.option(tickerArb(`${b}USDT`), { nil: undefined }),
         }),
       ),
@@ -150,7 +126,7 @@ describe('marketList selectors', () => {
   });
 
   it('search ignores case, slashes and matches symbol, base or name', () => {
-    const btc = info('BTCUSDT', { name: 'Bitcoin' });
+    const btc = symbol('BTCUSDT', { name: 'Bitcoin' });
     expect(matchesSearch(btc, 'btc')).toBe(true);
     expect(matchesSearch(btc, 'BTC/USDT')).toBe(true);
     expect(matchesSearch(btc, 'bitco')).toBe(true);
@@ -193,7 +169,7 @@ describe('marketList selectors', () => {
 
   it('joinRows pairs each instrument with its ticker and tradePath picks the screen', () => {
     const t: Ticker = { symbol: 'BTCUSDT', last: 1, open: 1, high: 1, low: 1, volume: 1, quoteVolume: 1, change: 0, changePct: 0, ts: 0 };
-    const rows = joinRows([info('BTCUSDT'), info('ETHUSDT')], (s) => (s === 'BTCUSDT' ? t : undefined));
+    const rows = joinRows([symbol('BTCUSDT'), symbol('ETHUSDT')], (s) => (s === 'BTCUSDT' ? t : undefined));
     expect(rows[0]?.ticker).toBe(t);
     expect(rows[1]?.ticker).toBeUndefined();
     expect(tradePath('perp', 'BTCUSDT')).toBe('/mFutures/BTCUSDT');
