@@ -18,6 +18,7 @@ import { INSTRUMENTS } from '../server/market/instruments.ts';
 import { marketPlugin } from '../server/market/plugin.ts';
 import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
 import { createTrading } from '../server/trading/wiring.ts';
+import { createFeatures } from '../server/features.ts';
 import { createUserEventBus } from '../server/ws/userBus.ts';
 import { userSocketPlugin } from '../server/ws/userSocket.ts';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -95,11 +96,12 @@ async function startUiServer(controlled: boolean): Promise<UiServer> {
         });
       },
       trading.plugin,
+      ...createFeatures({ db, clock, bus }),
     ];
   } else {
     const platform = createPlatform({ db, clock });
     const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
-    plugins = [...platform.plugins, trading.plugin];
+    plugins = [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })];
   }
   const app = buildApp({ db, clock, config, plugins });
   await app.listen({ host: '127.0.0.1', port: 0 });

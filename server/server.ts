@@ -6,6 +6,7 @@ import { seedDemo } from './db/seed.ts';
 import { DEMO_ACCOUNT } from './services/accounts.ts';
 import { createPlatform } from './platform.ts';
 import { createTrading } from './trading/wiring.ts';
+import { createFeatures } from './features.ts';
 
 /**
  * `npm run serve`: config → database (migrated, seeded) → app → listen. The only module that
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const platform = createPlatform({ db, clock });
   // The trading engine follows the platform's market source and pushes on its user bus.
   const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
-  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, trading.plugin] });
+  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })] });
 
   let closing = false;
   const shutdown = (signal: string): void => {

@@ -224,6 +224,70 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    '0005_kyc_compensation_vouchers': {
+      async up(db: Kysely<unknown>) {
+        // Identity verification: one row per submission; users.kyc_status mirrors the latest decision.
+        await db.schema
+          .createTable('kyc_submissions')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('country', 'text', (c) => c.notNull())
+          .addColumn('doc_type', 'text', (c) => c.notNull())
+          .addColumn('first_name', 'text', (c) => c.notNull())
+          .addColumn('last_name', 'text', (c) => c.notNull())
+          .addColumn('doc_number', 'text', (c) => c.notNull())
+          .addColumn('cover_file', 'text', (c) => c.notNull())
+          .addColumn('info_file', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('reason', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('reviewed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('kyc_submissions_user').on('kyc_submissions').columns(['user_id', 'id']).execute();
+        // Loss-protection and speed vouchers (SPEC §3, §4).
+        await db.schema
+          .createTable('vouchers')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint')
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('used_ref', 'text')
+          .addColumn('merged_into', 'integer')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('used_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('vouchers_user').on('vouchers').columns(['user_id', 'status']).execute();
+        // Compensation orders (SPEC §3, §4): the risk fund pays back a share of realised losses over days.
+        await db.schema
+          .createTable('compensation_orders')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('total_user_pnl', 'text', (c) => c.notNull())
+          .addColumn('total_user_compensation', 'text', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('paid', 'text', (c) => c.notNull())
+          .addColumn('duration_days', 'integer', (c) => c.notNull())
+          .addColumn('daily_return', 'text', (c) => c.notNull())
+          .addColumn('covered_ledger_id', 'bigint', (c) => c.notNull())
+          .addColumn('boosts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('activated_at', 'bigint')
+          .addColumn('next_payout_at', 'bigint')
+          .addColumn('completed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('compensation_orders_user').on('compensation_orders').columns(['user_id', 'id']).execute();
+        await db.schema.createIndex('compensation_orders_due').on('compensation_orders').columns(['status', 'next_payout_at']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['compensation_orders', 'vouchers', 'kyc_submissions']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
   };
 }
 

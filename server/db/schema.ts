@@ -180,6 +180,62 @@ export interface TradingJobsTable {
   last_run: number;
 }
 
+/** One identity-verification submission (SPEC §3). Files live under DATA_DIR/kyc/. */
+export interface KycSubmissionsTable {
+  id: Generated<number>;
+  user_id: number;
+  country: string;
+  doc_type: 'idCard' | 'passport' | 'driverLicense' | 'other';
+  first_name: string;
+  last_name: string;
+  doc_number: string;
+  cover_file: string;
+  info_file: string;
+  /** review → verified | rejected (with `reason`). users.kyc_status mirrors the latest one. */
+  status: 'review' | 'verified' | 'rejected';
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+/** A loss-protection or speed voucher (SPEC §3, §4). `expires_at` null = permanently valid. */
+export interface VouchersTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'lossProtection' | 'speed';
+  /** lossProtection: USDT in minor units; speed: the boost in percent (e.g. "50"). */
+  value: string;
+  /** `use` = usable. `expired` is also derived on read from `expires_at`. */
+  status: 'use' | 'used' | 'merged' | 'expired';
+  expires_at: number | null;
+  source: string;
+  /** What consumed it (e.g. "compensation:12"). */
+  used_ref: string | null;
+  merged_into: number | null;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** A compensation order (SPEC §3, §4). Money columns are minor-unit USDT strings (pnl signed). */
+export interface CompensationOrdersTable {
+  id: Generated<number>;
+  user_id: number;
+  status: 'notActive' | 'active' | 'inCompensation' | 'pending' | 'completed';
+  total_user_pnl: string;
+  total_user_compensation: string;
+  amount: string;
+  paid: string;
+  duration_days: number;
+  daily_return: string;
+  /** The last ledger entry id whose loss this order covers (no loss is covered twice). */
+  covered_ledger_id: number;
+  boosts: number;
+  created_at: number;
+  activated_at: number | null;
+  next_payout_at: number | null;
+  completed_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -194,6 +250,9 @@ export interface Database {
   trade_fills: TradeFillsTable;
   ledger_refs: LedgerRefsTable;
   trading_jobs: TradingJobsTable;
+  kyc_submissions: KycSubmissionsTable;
+  vouchers: VouchersTable;
+  compensation_orders: CompensationOrdersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

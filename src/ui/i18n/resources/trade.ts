@@ -168,6 +168,7 @@ const en = {
   ledger_TRADE_COMMISSION: "Trading commission",
   ledger_FUNDING_FEE: "Funding fee",
   ledger_OVERNIGHT_FEE: "Overnight fee",
+  ledger_COMPENSATION_PAYOUT: "Compensation payout",
 };
 
 export const trade = defineResources({
@@ -332,6 +333,7 @@ export const trade = defineResources({
     ledger_TRADE_COMMISSION: "交易返佣",
     ledger_FUNDING_FEE: "资金费用",
     ledger_OVERNIGHT_FEE: "隔夜费",
+    ledger_COMPENSATION_PAYOUT: "补偿发放",
   },
   hk: {
     perpetual: "U本位永續",
@@ -493,6 +495,7 @@ export const trade = defineResources({
     ledger_TRADE_COMMISSION: "交易返佣",
     ledger_FUNDING_FEE: "資金費用",
     ledger_OVERNIGHT_FEE: "隔夜費",
+    ledger_COMPENSATION_PAYOUT: "補償發放",
   },
   jp: {
     perpetual: "USDT-M 無期限",
@@ -654,6 +657,7 @@ export const trade = defineResources({
     ledger_TRADE_COMMISSION: "取引コミッション",
     ledger_FUNDING_FEE: "資金調達手数料",
     ledger_OVERNIGHT_FEE: "オーバーナイト手数料",
+    ledger_COMPENSATION_PAYOUT: "補償金の支払い",
   },
   ko: {
     perpetual: "USDT-M 무기한",
@@ -815,5 +819,6 @@ export const trade = defineResources({
     ledger_TRADE_COMMISSION: "거래 커미션",
     ledger_FUNDING_FEE: "펀딩비",
     ledger_OVERNIGHT_FEE: "오버나이트 수수료",
+    ledger_COMPENSATION_PAYOUT: "보상 지급",
   },
 });
