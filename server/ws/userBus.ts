@@ -3,7 +3,7 @@
  * balance DTO the trading issue defines; the bus does not look inside it.
  */
 export interface UserFrame {
-  type: 'order' | 'position' | 'balance';
+  type: 'order' | 'position' | 'balance' | 'kyc' | 'compensation' | 'voucher';
   data: unknown;
 }
 
