@@ -178,3 +178,9 @@ export const outboxQuery = z.object({
 export interface CheckGoogleCodeResult {
   valid: boolean;
 }
+
+/** The brand name: SPEC's {product} placeholder (e.g. common:kycRequired's `{{product}}`). */
+export const PRODUCT_NAME = 'RiskFree';
+
+/** SPEC §5, with {product} filled in: the message a feature that needs identity verification answers with. */
+export const KYC_REQUIRED_MSG = `To use ${PRODUCT_NAME} full services, please complete identity verification.`;
