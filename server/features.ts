@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from './db/connection.ts';
 import type { ServerClock } from './http/deps.ts';
 import type { UserEventBus } from './ws/userBus.ts';
+import { compensationPlugin } from './compensation/routes.ts';
 
 /** What an account feature (KYC, compensation, vouchers, ...) may use. */
 export interface FeatureDeps {
@@ -23,5 +24,7 @@ export interface FeatureDeps {
  */
 export function createFeatures(deps: FeatureDeps): FastifyPluginAsync[] {
   void deps;
-  return [];
+  return [
+    compensationPlugin(deps),
+  ];
 }
