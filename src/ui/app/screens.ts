@@ -39,7 +39,7 @@ export const SCREENS = {
   orderWalletHistory: null,
   orderConvert: null,
   rebate: null,
-  compensationOrders: null,
+  compensationOrders: named(() => import('../screens/compensation/CompensationOrdersScreen.tsx'), 'CompensationOrdersScreen'),
   coupon: null,
   settingsPreference: named(() => import('../screens/settings/PreferenceScreen.tsx'), 'PreferenceScreen'),
   settingsSecurity: named(() => import('../screens/settings/SecurityScreen.tsx'), 'SecurityScreen'),

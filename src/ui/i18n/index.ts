@@ -6,6 +6,7 @@ import { FALLBACK_LANG, LANG_STORAGE_KEY, LANGUAGES, htmlLangOf, parseLang, type
 import { assets } from './resources/assets.ts';
 import { auth } from './resources/auth.ts';
 import { common } from './resources/common.ts';
+import { compensation } from './resources/compensation.ts';
 import { home } from './resources/home.ts';
 import { market } from './resources/market.ts';
 import { settings } from './resources/settings.ts';
@@ -28,6 +29,7 @@ export const FEATURES = {
   assets,
   trade,
   replay,
+  compensation,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

@@ -1,0 +1,175 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { fromPromise } from 'xstate';
+import { formatNumber, trendOf } from '../../../format/number.ts';
+import { compensationMachine } from '../../../machines/compensationMachine.ts';
+import type { CompensationRequest } from '../../../machines/compensationMachine.ts';
+import { COMPENSATION_PATHS, COMPENSATION_RULES, isCompensationFrame } from '../../../protocol/compensation.ts';
+import type { CompensationOrder, CompensationSummary } from '../../../protocol/compensation.ts';
+import { voucherKindSchema } from '../../../protocol/vouchers.ts';
+import { useApi, useAppCore, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { AccountLayout } from '../../components/account/AccountLayout.tsx';
+import { Button } from '../../components/Button.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
+import { useDevice } from '../../hooks/usePrefs.ts';
+import { formatCoinAmount } from '../assets/money.ts';
+import { ActionDialog } from './ActionDialog.tsx';
+import { CompensationList } from './CompensationList.tsx';
+import { firstEligible, STATUS_FILTERS } from './compensationModel.ts';
+import type { StatusFilter } from './compensationModel.ts';
+import { PAGE_SIZE, useCompensationList } from './useCompensationData.ts';
+import './compensation.css';
+
+function Banner() {
+  const { t } = useTranslation('compensation');
+  return (
+    <section className="comp-banner" aria-label={t('bannerTitle')}>
+      <div>
+        <h2 className="comp-banner__title">{t('bannerTitle')}</h2>
+        <p className="comp-banner__fund">{t('bannerFund', { amount: formatNumber(COMPENSATION_RULES.riskFundUsd, 0) })}</p>
+        <p className="comp-banner__text">{t('bannerText')}</p>
+      </div>
+      <ol className="comp-steps" aria-label={t('howTitle')}>
+        {(['step1', 'step2', 'step3', 'step4'] as const).map((k, i) => (
+          <li key={k}>
+            <span className="comp-steps__n">{i + 1}</span>
+            {t(k)}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Summary({ s }: { s: CompensationSummary }) {
+  const { t } = useTranslation('compensation');
+  const tr = trendOf(s.totalUserPnl);
+  const cards: [string, string, string][] = [
+    ['summaryPnl', s.totalUserPnl, tr === 'up' ? 'acct-up' : tr === 'down' ? 'acct-down' : ''],
+    ['summaryCompensation', s.totalUserCompensation, ''],
+    ['summaryPaid', s.totalPaid, ''],
+    ['summaryPending', s.pendingWithdrawal, 'comp-accent'],
+  ];
+  return (
+    <div className="comp-summary">
+      {cards.map(([k, v, cls]) => (
+        <div key={k} className="comp-summary__card" data-testid={`comp-${k}`}>
+          <span className="acct-muted">{t(k)}</span>
+          <b className={cls}>{formatCoinAmount(v, 'USDT')}</b>
+          <span className="acct-muted comp-summary__unit">USDT</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * /my/compensation/orders: the risk-free trading compensation programme. Summary cards, a status
+ * filter, the orders (desktop table / phone cards) with every SPEC §3 field, and the claim / boost /
+ * withdraw dialog run by compensationMachine. Live: user-socket `compensation` frames reload the
+ * list and update the order in an open dialog. `?voucher=<id>&kind=<kind>` (the coupon screen's
+ * "Use") opens the claim or boost dialog of the first eligible order with that voucher chosen.
+ */
+export function CompensationOrdersScreen() {
+  const { t } = useTranslation('compensation');
+  const device = useDevice();
+  const api = useApi();
+  const core = useAppCore();
+  const frames$ = useUserFrames();
+  const [filter, setFilter] = useState<StatusFilter>('all');
+  const [page, setPage] = useState(1);
+  const { load, reload } = useCompensationList(filter, page);
+  const [params, setParams] = useSearchParams();
+
+  const logic = useMemo(
+    () =>
+      compensationMachine.provide({
+        actors: {
+          submit: fromPromise<CompensationOrder, CompensationRequest>(({ input, signal }) => {
+            const body = input.voucherId === undefined ? { id: input.id } : { id: input.id, voucherId: input.voucherId };
+            return api.post<CompensationOrder>(COMPENSATION_PATHS[input.action], body, { signal });
+          }),
+        },
+      }),
+    [api],
+  );
+  const actor = useActorRef(logic, { clock: core.ports.clock });
+  const state = useSelector(actor, (s) => s.value);
+  const doneAction = useSelector(actor, (s) => (s.value === 'done' ? s.context.action : null));
+
+  useEffect(() => {
+    const sub = frames$.subscribe((f) => {
+      if (isCompensationFrame(f)) actor.send({ type: 'comp.frame', order: f.data });
+    });
+    return () => sub.unsubscribe();
+  }, [frames$, actor]);
+
+  useEffect(() => {
+    if (!doneAction) return;
+    toast.success(t(doneAction === 'claim' ? 'doneClaim' : doneAction === 'boost' ? 'doneBoost' : 'doneWithdraw'));
+    reload();
+  }, [doneAction, reload, t]);
+
+  // The coupon screen's "Use": preselect the voucher in the first eligible order's dialog, once.
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (preselected.current || load.status !== 'ready') return;
+    const kind = voucherKindSchema.safeParse(params.get('kind'));
+    const voucherId = Number(params.get('voucher'));
+    if (!kind.success || !Number.isInteger(voucherId) || voucherId <= 0) return;
+    preselected.current = true;
+    const target = firstEligible(load.data.list, kind.data);
+    if (target) actor.send({ type: 'comp.open', order: target, action: kind.data === 'lossProtection' ? 'claim' : 'boost', voucherId });
+    setParams({}, { replace: true });
+  }, [load, params, setParams, actor]);
+
+  const items = useMemo(() => STATUS_FILTERS.map((k) => ({ key: k, label: k === 'all' ? t('tabAll') : t(`status_${k}`) })), [t]);
+  const pages = load.status === 'ready' ? Math.max(1, Math.ceil(load.data.total / PAGE_SIZE)) : 1;
+
+  return (
+    <AccountLayout title={t('title')}>
+      <Banner />
+      {load.status === 'ready' ? <Summary s={load.data.summary} /> : null}
+      <div className={device === 'mobile' ? 'comp-panel' : 'acct-card acct-card--flush comp-panel'}>
+        <div className="comp-tabs">
+          <Tabs
+            items={items}
+            active={filter}
+            label={t('filterLabel')}
+            onChange={(k) => {
+              setFilter(k);
+              setPage(1);
+            }}
+          />
+        </div>
+        {load.status === 'error' ? (
+          <p className="acct-error comp-pad" role="alert">
+            {t('loadFailed', { msg: load.msg })}
+          </p>
+        ) : load.status === 'loading' ? (
+          <p className="acct-muted comp-pad">{t('common:loading')}</p>
+        ) : load.data.list.length === 0 ? (
+          <EmptyState text={t('empty')} />
+        ) : (
+          <CompensationList orders={load.data.list} mobile={device === 'mobile'} onAction={(order, action) => actor.send({ type: 'comp.open', order, action })} />
+        )}
+        {pages > 1 ? (
+          <div className="comp-pager">
+            <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('assets:prev')}
+            </Button>
+            <span className="acct-muted">{t('assets:pageOf', { page, pages })}</span>
+            <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              {t('assets:next')}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      {state !== 'idle' ? <ActionDialog actor={actor} /> : null}
+    </AccountLayout>
+  );
+}
