@@ -113,6 +113,29 @@ function mustUpdateOne(res: { numUpdatedRows: bigint }, code: number, msg: strin
 }
 
 /**
+ * The claim's state change once its checks passed (also used by the demo seed): notActive →
+ * active with the final `amount`, the daily return over the order's duration, the first payout
+ * due 24 h after `now`. Conditional on `notActive`; false when the order was no longer there.
+ */
+export async function activateOrder(trx: Db, row: CompensationRow, amount: bigint, now: number): Promise<boolean> {
+  const added = amount - parseMinor(row.amount);
+  const res = await trx
+    .updateTable('compensation_orders')
+    .set({
+      status: 'active',
+      amount: amount.toString(),
+      total_user_compensation: (parseMinor(row.total_user_compensation) + added).toString(),
+      daily_return: dailyReturnOf(amount, row.duration_days).toString(),
+      activated_at: now,
+      next_payout_at: now + DAY_MS,
+    })
+    .where('id', '=', row.id)
+    .where('status', '=', 'notActive')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
  * claim (notActive → active): needs identity verification (KYC_REQUIRED_MSG otherwise). An
  * optional loss-protection voucher raises the amount by min(voucher, loss − amount) and is
  * consumed in the same transaction. The first payout is due 24 h later.
@@ -132,21 +155,7 @@ export async function claimCompensation(db: Db, a: { userId: number; id: number;
         voucher = r.voucher;
         amount = claimAmount(amount, await lossCoveredBy(trx, row), toMinor(r.voucher.value, 'USDT'));
       }
-      const added = amount - parseMinor(row.amount);
-      const res = await trx
-        .updateTable('compensation_orders')
-        .set({
-          status: 'active',
-          amount: amount.toString(),
-          total_user_compensation: (parseMinor(row.total_user_compensation) + added).toString(),
-          daily_return: dailyReturnOf(amount, row.duration_days).toString(),
-          activated_at: a.now,
-          next_payout_at: a.now + DAY_MS,
-        })
-        .where('id', '=', row.id)
-        .where('status', '=', 'notActive')
-        .executeTakeFirst();
-      mustUpdateOne(res, Code.conflict, COMPENSATION_MSG.notClaimable);
+      if (!(await activateOrder(trx, row, amount, a.now))) throw new Abort(Code.conflict, COMPENSATION_MSG.notClaimable);
       const order = toCompensationDto(await mustFind(trx, a.userId, row.id));
       return voucher ? { ok: true, order, voucher } : { ok: true, order };
     }),

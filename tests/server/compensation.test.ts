@@ -292,3 +292,33 @@ describe('claim, payouts, boost and withdraw', () => {
     expect((await call(ctx.h, COMPENSATION_PATHS.fastForward, { body: { email: 'nobody@example.com', days: 1 } })).code).toBe(404);
   });
 });
+
+describe('demo seed', () => {
+  it('gives the demo a completed, a partly paid and an unclaimed order, once', async () => {
+    const h = await startServer({
+      seed: true,
+      plugins: [async (app) => app.register(compensationPlugin({ db: app.deps.db, clock: app.deps.clock, periodicMs: 0 }))],
+    });
+    try {
+      const token = await login(h, 'demo@example.com', 'demo1234');
+      const r = await call<CompensationList>(h, COMPENSATION_PATHS.orders, { token });
+      expect(r.data.list.map((o) => o.status)).toEqual(['notActive', 'inCompensation', 'completed']);
+      const [fresh, running, done] = r.data.list;
+      expect(fresh).toMatchObject({ amount: '79.200000', paid: '0.000000' });
+      expect(running).toMatchObject({ amount: '118.400000', daysLeft: 19 });
+      expect(Number(running?.paid)).toBeGreaterThan(0);
+      expect(done).toMatchObject({ amount: '206.250000', paid: '206.250000' });
+      expect(r.data.summary).toMatchObject({ totalUserPnl: '-807.700000', totalUserCompensation: '403.850000', pendingWithdrawal: '0.000000' });
+      const info = await call<{ id: number }>(h, '/user/info', { token });
+      const payouts = await h.db.selectFrom('ledger_entries').select('amount').where('user_id', '=', info.data.id).where('type', '=', 'COMPENSATION_PAYOUT').execute();
+      expect(payouts.map((p) => p.amount)).toEqual(['206250000']);
+      const { seedCompensationDemo } = await import('../../server/compensation/seed.ts');
+      expect(await seedCompensationDemo(h.db, h.clock.now())).toBe(false);
+      expect((await call<CompensationList>(h, COMPENSATION_PATHS.orders, { token })).data.total).toBe(3);
+      const all = await h.db.selectFrom('balances').select('amount').where('asset', '=', 'USDT').execute();
+      expect(all.reduce((s, b) => s + BigInt(b.amount), 0n)).toBe(0n);
+    } finally {
+      await h.close();
+    }
+  });
+});
