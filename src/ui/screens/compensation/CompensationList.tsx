@@ -16,6 +16,17 @@ function Signed({ value }: { value: string }) {
   return <span className={tr === 'up' ? 'acct-up' : tr === 'down' ? 'acct-down' : ''}>{usdt(value)}</span>;
 }
 
+/** Date over time, so the wide table fits a 1440 px desktop with the side navigation. */
+function Created({ ms }: { ms: number }) {
+  const [date, time] = formatDateTime(ms).split(' ');
+  return (
+    <span className="comp-created">
+      {date}
+      <span className="acct-muted">{time}</span>
+    </span>
+  );
+}
+
 export function StatusBadge({ status }: { status: CompensationOrder['status'] }) {
   const { t } = useTranslation('compensation');
   return <span className={`comp-status comp-status--${status}`}>{t(`status_${status}`)}</span>;
@@ -72,7 +83,7 @@ interface Column {
 
 function columns(t: TFunction): Column[] {
   return [
-    { key: 'created', label: t('colCreated'), render: (o) => formatDateTime(o.createdAt) },
+    { key: 'created', label: t('colCreated'), render: (o) => <Created ms={o.createdAt} /> },
     { key: 'status', label: t('colStatus'), render: (o) => <StatusBadge status={o.status} /> },
     { key: 'pnl', label: t('colTotalPnl'), num: true, render: (o) => <Signed value={o.totalUserPnl} /> },
     { key: 'total', label: t('colTotalCompensation'), num: true, render: (o) => usdt(o.totalUserCompensation) },
