@@ -127,4 +127,13 @@ test('demo: claim, fast-forward the payouts, withdraw into the fund account', as
   const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(over).toBeLessThanOrEqual(0);
   await shots(page, 'mobile');
+
+  // translated (Traditional Chinese, the default language)
+  await page.evaluate(() => window.localStorage.setItem('lang', 'hk'));
+  const hk = await page.context().newPage(); // no init script: keeps the stored language
+  await hk.setViewportSize({ width: 1440, height: 900 });
+  await hk.goto('/my/compensation/orders');
+  await expect(hk.getByRole('heading', { name: '補償訂單' })).toBeVisible();
+  await expect(hk.getByTestId('comp-row').first()).toContainText('已完成');
+  await hk.screenshot({ path: 'screenshots/compensation-desktop-hk.png', fullPage: true });
 });
