@@ -59,7 +59,17 @@ export const VOUCHER_MSG = {
   notUsable: 'This voucher can no longer be used',
   wrongKind: 'This voucher cannot be used here',
   mergeKinds: 'Only vouchers of the same kind can be merged',
+  /** A merge needs 2..10 distinct vouchers. */
+  mergeCount: 'Select 2 to 10 vouchers to merge',
 } as const;
+
+/** Screen path and the query the compensation screen reads to preselect a voucher ("Use" on a coupon). */
+export const COUPON_USE_PATH = '/my/compensation/orders';
+
+/** Where the coupon "Use" button leads: the compensation orders with this voucher preselected. */
+export function couponUseHref(v: Pick<Voucher, 'id' | 'kind'>): string {
+  return `${COUPON_USE_PATH}?voucher=${v.id}&kind=${v.kind}`;
+}
 
 /** The user-socket frame pushed when a voucher changes (used, merged, granted). */
 export interface VoucherFrame {
