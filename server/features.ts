@@ -3,6 +3,7 @@ import type { Db } from './db/connection.ts';
 import type { ServerClock } from './http/deps.ts';
 import type { UserEventBus } from './ws/userBus.ts';
 import { compensationPlugin } from './compensation/routes.ts';
+import { kycPlugin } from './kyc/routes.ts';
 import { vouchersPlugin } from './vouchers/routes.ts';
 
 /** What an account feature (KYC, compensation, vouchers, ...) may use. */
@@ -27,6 +28,7 @@ export function createFeatures(deps: FeatureDeps): FastifyPluginAsync[] {
   void deps;
   return [
     compensationPlugin(deps),
+    kycPlugin(deps),
     vouchersPlugin(deps),
   ];
 }
