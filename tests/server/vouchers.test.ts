@@ -139,3 +139,124 @@ describe('consumeVoucher', () => {
     expect(row.status).toBe('use');
   });
 });
+
+describe('expiry (derived on read, persisted lazily)', () => {
+  it('shows a voucher as expired once its time has come, filters by status and pushes a frame', async () => {
+    const c = await start();
+    await list(c);
+    c.frames.length = 0;
+    const welcomeAt = c.h.clock.now();
+    c.h.clock.advance(30 * DAY_MS - 62_000);
+    c.token = await login(c.h, 'saver@example.com'); // sessions last 7 days; moves the clock 61 s
+    c.frames.length = 0;
+    expect((await list(c, '?status=use')).total).toBe(2);
+    c.h.clock.t = welcomeAt + 30 * DAY_MS;
+    const usable = await list(c, '?status=use');
+    expect(usable.list.map((v) => v.kind)).toEqual(['speed']);
+    const expired = await list(c, '?status=expired&kind=lossProtection');
+    expect(expired.list).toHaveLength(1);
+    expect(expired.list[0]).toMatchObject({ status: 'expired', source: 'welcome' });
+    expect(c.frames).toEqual([{ type: 'voucher', data: expect.objectContaining({ kind: 'lossProtection', status: 'expired' }) }]);
+    // permanent never expires
+    c.h.clock.advance(3650 * DAY_MS);
+    c.token = await login(c.h, 'saver@example.com');
+    expect((await list(c, '?kind=speed&status=use')).total).toBe(1);
+  });
+
+  it('pages newest first and validates the query', async () => {
+    const c = await start();
+    await list(c);
+    for (let i = 0; i < 5; i += 1) {
+      c.h.clock.advance(1000);
+      await give(c, 'speed', String(10 + i * 10), null);
+    }
+    const p1 = await list(c, '?kind=speed&page=1&pageSize=4');
+    expect(p1.total).toBe(6);
+    expect(p1.list.map((v) => v.value)).toEqual(['50', '40', '30', '20']);
+    const p2 = await list(c, '?kind=speed&page=2&pageSize=4');
+    expect(p2.list.map((v) => v.value)).toEqual(['10', '50']);
+    expect(p2.list[1]?.source).toBe('welcome');
+    const bad = await call(c.h, '/vouchers?kind=gold', { token: c.token });
+    expect(bad.code).toBe(400);
+  });
+});
+
+describe('POST /vouchers/merge', () => {
+  async function merge(c: Ctx, ids: unknown) {
+    return call<Voucher>(c.h, '/vouchers/merge', { token: c.token, body: { ids } });
+  }
+
+  it('merges loss protection: value summed, earliest expiry, inputs merged into the new one', async () => {
+    const c = await start();
+    const now = c.h.clock.now();
+    await list(c);
+    c.frames.length = 0;
+    const a = await give(c, 'lossProtection', '20000000', now + 10 * DAY_MS);
+    const b = await give(c, 'lossProtection', '12345678', null);
+    const d = await give(c, 'lossProtection', '1', now + 3 * DAY_MS);
+    c.h.clock.advance(5);
+    const r = await merge(c, [a, b, d]);
+    expect(r.code).toBe(200);
+    expect(r.data).toMatchObject({ kind: 'lossProtection', value: '32.345679', status: 'use', source: 'merge', expiresAt: now + 3 * DAY_MS, createdAt: now + 5 });
+    const inputs = await c.h.db.selectFrom('vouchers').selectAll().where('id', 'in', [a, b, d]).execute();
+    expect(inputs.every((v) => v.status === 'merged' && Number(v.merged_into) === r.data.id)).toBe(true);
+    expect(c.frames.map((f) => (f.data as Voucher).id).sort((x, y) => x - y)).toEqual([a, b, d, r.data.id].sort((x, y) => x - y));
+    // merged ones can no longer be used or merged again
+    const again = await merge(c, [a, r.data.id]);
+    expect(again.code).not.toBe(200);
+    expect(again.msg).toBe(VOUCHER_MSG.notUsable);
+  });
+
+  it('merges speed: 1 − Π(1 − p), floored, capped at 90; permanent only if all are', async () => {
+    const c = await start();
+    const s1 = await give(c, 'speed', '20', null);
+    const s2 = await give(c, 'speed', '30', null);
+    const r = await merge(c, [s1, s2]);
+    expect(r.data).toMatchObject({ kind: 'speed', value: '44', expiresAt: null });
+    const s3 = await give(c, 'speed', '70', null);
+    const s4 = await give(c, 'speed', '80', null);
+    const capped = await merge(c, [s3, s4]);
+    expect(capped.data.value).toBe('90');
+  });
+
+  it('rejects the whole merge on a mixed, foreign, used, expired, missing or too short list', async () => {
+    const c = await start();
+    const now = c.h.clock.now();
+    const lp = await give(c, 'lossProtection', '1000000', null);
+    const lp2 = await give(c, 'lossProtection', '2000000', now + DAY_MS);
+    const sp = await give(c, 'speed', '10', null);
+    const used = await give(c, 'lossProtection', '3000000', null);
+    await consumeVoucher(c.h.db, { userId: c.userId, voucherId: used, kind: 'lossProtection', ref: 'compensation:1', now });
+    await register(c.h, 'other@example.com');
+    const otherId = (await c.h.db.selectFrom('users').select('id').where('email', '=', 'other@example.com').executeTakeFirstOrThrow()).id;
+    const foreign = await give(c, 'lossProtection', '4000000', null, otherId);
+
+    expect((await merge(c, [lp, sp])).msg).toBe(VOUCHER_MSG.mergeKinds);
+    expect((await merge(c, [lp, foreign])).msg).toBe(VOUCHER_MSG.notFound);
+    expect((await merge(c, [lp, 424242])).msg).toBe(VOUCHER_MSG.notFound);
+    expect((await merge(c, [lp, used])).msg).toBe(VOUCHER_MSG.notUsable);
+    expect((await merge(c, [lp, lp])).msg).toBe(VOUCHER_MSG.mergeCount);
+    expect((await merge(c, [lp])).code).toBe(400);
+    expect((await merge(c, Array.from({ length: 11 }, (_, i) => i + 1))).code).toBe(400);
+    expect((await merge(c, 'x')).code).toBe(400);
+    c.h.clock.advance(DAY_MS);
+    expect((await merge(c, [lp, lp2])).msg).toBe(VOUCHER_MSG.notUsable);
+    const rows = await c.h.db.selectFrom('vouchers').select(['id', 'status']).where('id', 'in', [lp, sp, foreign]).execute();
+    expect(rows.every((r) => r.status === 'use')).toBe(true);
+    expect(await c.h.db.selectFrom('vouchers').select('id').where('source', '=', 'merge').execute()).toEqual([]);
+  });
+
+  it('two concurrent merges of the same vouchers: one wins, the other changes nothing', async () => {
+    const c = await start();
+    const a = await give(c, 'lossProtection', '1000000', null);
+    const b = await give(c, 'lossProtection', '2000000', null);
+    const d = await give(c, 'lossProtection', '3000000', null);
+    const [r1, r2] = await Promise.all([merge(c, [a, b]), merge(c, [b, d])]);
+    expect([r1.code, r2.code].filter((x) => x === 200)).toHaveLength(1);
+    const made = await c.h.db.selectFrom('vouchers').selectAll().where('source', '=', 'merge').execute();
+    expect(made).toHaveLength(1);
+    const total = await c.h.db.selectFrom('vouchers').select('value').where('user_id', '=', c.userId).where('kind', '=', 'lossProtection').where('status', '=', 'use').execute();
+    // the usable loss protection still adds up to 6 USDT (a merge conserves value)
+    expect(total.reduce((s, v) => s + BigInt(v.value), 0n)).toBe(6_000_000n);
+  });
+});
