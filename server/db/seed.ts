@@ -4,6 +4,7 @@ import { createAccount, DEMO_ACCOUNT } from '../services/accounts.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { seedCompensationDemo } from '../compensation/seed.ts';
 import { seedVerifiedKyc } from '../kyc/service.ts';
+import { seedVoucherDemo } from '../vouchers/seed.ts';
 
 /** Creates the demo account if it is missing; safe to run on every start. Returns true when it created it. */
 export async function seedDemo(db: Db, now: number): Promise<boolean> {
@@ -13,5 +14,6 @@ export async function seedDemo(db: Db, now: number): Promise<boolean> {
     await seedCompensationDemo(db, now);
   }
   await seedVerifiedKyc(db, DEMO_ACCOUNT.email, now); // identity-verified with one approved submission; idempotent
+  await seedVoucherDemo(db, now); // welcome pair plus a used, an expired, a merged pair and permanent ones; idempotent
   return !exists;
 }

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from '../../src/protocol/envelope.ts';
 import { VOUCHER_MSG } from '../../src/protocol/vouchers.ts';
 import type { Voucher } from '../../src/protocol/vouchers.ts';
+import { seedDemo } from '../../server/db/seed.ts';
+import { DEMO_ACCOUNT } from '../../server/services/accounts.ts';
 import { vouchersPlugin } from '../../server/vouchers/routes.ts';
+import { seedVoucherDemo } from '../../server/vouchers/seed.ts';
 import { consumeVoucher, DAY_MS, ensureWelcomeVouchers } from '../../server/vouchers/service.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import type { UserFrame } from '../../server/ws/userBus.ts';
@@ -258,5 +261,29 @@ describe('POST /vouchers/merge', () => {
     const total = await c.h.db.selectFrom('vouchers').select('value').where('user_id', '=', c.userId).where('kind', '=', 'lossProtection').where('status', '=', 'use').execute();
     // the usable loss protection still adds up to 6 USDT (a merge conserves value)
     expect(total.reduce((s, v) => s + BigInt(v.value), 0n)).toBe(6_000_000n);
+  });
+});
+
+describe('demo seed', () => {
+  it('gives the demo account a believable set once (welcome, used, expired, merged pair, permanent)', async () => {
+    const bus = createUserEventBus();
+    const h = await startServer({ seed: true, plugins: [async (app) => app.register(vouchersPlugin({ db: app.deps.db, clock: app.deps.clock, bus }))] });
+    ctx = { h, token: await login(h, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password), userId: 0, frames: [] };
+    await seedVoucherDemo(h.db, h.clock.now()); // a second run adds nothing
+    await seedDemo(h.db, h.clock.now());
+    const all = await list(ctx, '?pageSize=100');
+    const count = (kind: string, status: string) => all.list.filter((v) => v.kind === kind && v.status === status).length;
+    expect(all.list.filter((v) => v.source === 'welcome')).toHaveLength(2);
+    expect(count('lossProtection', 'use')).toBeGreaterThanOrEqual(4);
+    expect(count('lossProtection', 'used')).toBe(1);
+    expect(count('lossProtection', 'expired')).toBe(1);
+    expect(count('speed', 'merged')).toBe(2);
+    expect(count('speed', 'expired')).toBe(1);
+    const merged = all.list.find((v) => v.source === 'merge');
+    expect(merged).toMatchObject({ kind: 'speed', value: '44', status: 'use' });
+    expect(all.list.filter((v) => v.mergedInto === merged?.id)).toHaveLength(2);
+    expect(all.list.some((v) => v.expiresAt === null && v.status === 'use' && v.kind === 'lossProtection')).toBe(true);
+    expect(all.list.find((v) => v.status === 'used')?.usedRef).toMatch(/^compensation:\d+$/);
+    expect(all.total).toBe(12);
   });
 });
