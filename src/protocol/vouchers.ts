@@ -63,6 +63,58 @@ export const VOUCHER_MSG = {
   mergeCount: 'Select 2 to 10 vouchers to merge',
 } as const;
 
+/** A speed voucher can never cut more than this percent of the remaining payout days. */
+export const SPEED_MAX_PERCENT = 90;
+/** The smallest speed voucher the platform issues. */
+export const SPEED_MIN_PERCENT = 10;
+/** How many vouchers one merge takes (inclusive). */
+export const MERGE_MIN = 2;
+export const MERGE_MAX = 10;
+
+/**
+ * Combined speed of several speed vouchers, each cutting the remaining days by p_i %: applying them
+ * one after the other leaves Π(1 − p_i) of the days, so the merged cut is 1 − Π(1 − p_i), in whole
+ * percent, floored, capped at {@link SPEED_MAX_PERCENT}. Exact integer arithmetic (BigInt): the
+ * floor of 100 − Π(100 − p_i) / 100^(n−1) is 100 − ceil(Π(100 − p_i) / 100^(n−1)).
+ * Invariant: never below the largest input (each factor is ≤ 1) and never above the cap.
+ * Shared by the server (the merge itself) and the coupon screen (the preview before confirming).
+ */
+export function mergeSpeed(percents: readonly number[]): number {
+  if (percents.length === 0) return 0;
+  let rest = 1n;
+  for (const p of percents) rest *= BigInt(100 - p);
+  const scale = 100n ** BigInt(percents.length - 1);
+  const restCeil = (rest + scale - 1n) / scale;
+  return Math.min(SPEED_MAX_PERCENT, 100 - Number(restCeil));
+}
+
+/** The merged voucher's expiry: the earliest among the inputs; null (permanent) only if all are permanent. */
+export function mergeExpiry(expiries: readonly (number | null)[]): number | null {
+  let min: number | null = null;
+  for (const e of expiries) if (e !== null && (min === null || e < min)) min = e;
+  return min;
+}
+
+const USDT_DECIMALS = 6;
+
+/** Exact sum of USDT decimal strings (as the API sends them, up to 6 decimals), as a 6-decimal string. */
+export function sumUsdt(values: readonly string[]): string {
+  let total = 0n;
+  for (const v of values) {
+    const [whole = '0', frac = ''] = v.split('.');
+    total += BigInt(whole) * 10n ** BigInt(USDT_DECIMALS) + BigInt(frac.padEnd(USDT_DECIMALS, '0').slice(0, USDT_DECIMALS) || '0');
+  }
+  const s = total.toString().padStart(USDT_DECIMALS + 1, '0');
+  return `${s.slice(0, -USDT_DECIMALS)}.${s.slice(-USDT_DECIMALS)}`;
+}
+
+/** What merging `vouchers` (all of one kind) yields, in the API form: the preview the screen shows. */
+export function mergePreview(vouchers: readonly Pick<Voucher, 'kind' | 'value' | 'expiresAt'>[]): { value: string; expiresAt: number | null } {
+  const kind = vouchers[0]?.kind ?? 'lossProtection';
+  const value = kind === 'lossProtection' ? sumUsdt(vouchers.map((v) => v.value)) : String(mergeSpeed(vouchers.map((v) => Number(v.value))));
+  return { value, expiresAt: mergeExpiry(vouchers.map((v) => v.expiresAt)) };
+}
+
 /** Screen path and the query the compensation screen reads to preselect a voucher ("Use" on a coupon). */
 export const COUPON_USE_PATH = '/my/compensation/orders';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canTransition, effectiveStatus, isUsable, mergeExpiry, mergeLossProtection, mergeResult, mergeSpeed, SPEED_MAX_PERCENT, SPEED_MIN_PERCENT } from '../../server/vouchers/rules.ts';
-import { VOUCHER_STATUSES } from '../../src/protocol/vouchers.ts';
+import { mergePreview, sumUsdt, VOUCHER_STATUSES } from '../../src/protocol/vouchers.ts';
+import { formatMinor } from '../../server/db/money.ts';
 
 /** Properties of the pure voucher rules (server/vouchers/rules.ts). */
 
@@ -73,6 +74,26 @@ describe('merge rules', () => {
         else expect(e).toBe(Math.min(...dated));
       }),
     );
+  });
+});
+
+describe('the screen preview agrees with the server merge', () => {
+  it('loss protection and speed, for any inputs', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(minor, expiry), { minLength: 2, maxLength: 10 }), percents, (lps, ps) => {
+        const server = mergeResult('lossProtection', lps.map(([v, e]) => ({ kind: 'lossProtection', value: v.toString(), expiresAt: e })));
+        const client = mergePreview(lps.map(([v, e]) => ({ kind: 'lossProtection', value: formatMinor(v, 'USDT'), expiresAt: e })));
+        expect(client).toEqual({ value: formatMinor(BigInt(server.value), 'USDT'), expiresAt: server.expiresAt });
+        const sServer = mergeResult('speed', ps.map((p) => ({ kind: 'speed', value: String(p), expiresAt: null })));
+        expect(mergePreview(ps.map((p) => ({ kind: 'speed', value: String(p), expiresAt: null })))).toEqual(sServer);
+      }),
+    );
+  });
+
+  it('sumUsdt is exact', () => {
+    expect(sumUsdt(['20.000000', '12.345678', '0.000001'])).toBe('32.345679');
+    expect(sumUsdt(['0.5', '0.25'])).toBe('0.750000');
+    expect(sumUsdt([])).toBe('0.000000');
   });
 });
 
