@@ -70,7 +70,7 @@ interface CcxtBook {
 }
 type CcxtBookCtor = new (snapshot: { bids: Level[]; asks: Level[] }) => CcxtBook;
 
-async function loadCcxt(): Promise<BookImpl | string> {
+export async function loadCcxt(): Promise<BookImpl | string> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(/* @vite-ignore */ 'ccxt' as string)) as Record<string, unknown>;
@@ -104,7 +104,7 @@ async function loadCcxt(): Promise<BookImpl | string> {
 }
 
 // ---- data ----
-function recordedDepth(): DepthFrame[] {
+export function recordedDepth(): DepthFrame[] {
   const out: DepthFrame[] = [];
   for (const file of ['binance-spot.jsonl', 'binance-usdm.jsonl']) {
     const text = readFileSync(new URL(`../fixtures/market-data/${file}`, import.meta.url), 'utf8');
@@ -125,7 +125,7 @@ function mulberry32(seed: number): () => number {
 }
 
 /** Synthetic feed: prices in ticks of 0.1 around a random-walk mid; bids below, asks above. */
-class SyntheticFeed {
+export class SyntheticFeed {
   private rnd: () => number;
   private midTicks = 500_000; // 50,000.0
   private seq = 1;

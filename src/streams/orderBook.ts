@@ -85,7 +85,7 @@ export const STRIDE = 3;
 export const MAX_BUFFERED_DIFFS = 1000;
 
 /** A chunk is split in two halves when it grows past this many levels. */
-export const MAX_CHUNK_LEVELS = 24;
+export const MAX_CHUNK_LEVELS = 32;
 
 const EMPTY_SIDE: BookSide = new BookSide([], 0);
 
@@ -101,7 +101,12 @@ export function initialOrderBook(symbol: string): OrderBookState {
  */
 interface Draft {
   chunks: number[][];
-  own: boolean[];
+  /**
+   * `stamp[i] === epoch` once chunk i has been copied during this reduction. A fresh epoch per
+   * reduction marks every chunk unowned without clearing the array.
+   */
+  stamp: number[];
+  epoch: number;
   length: number;
   /** -1 for bids (descending), 1 for asks (ascending). */
   sign: number;
@@ -111,27 +116,37 @@ interface Draft {
  * The two drafts are module-level scratch objects reused by every reduction (the reducer is
  * synchronous and never re-entered); only `chunks` escapes, as the published side's directory.
  */
-const bidDraft: Draft = { chunks: [], own: [], length: 0, sign: -1 };
-const askDraft: Draft = { chunks: [], own: [], length: 0, sign: 1 };
+const bidDraft: Draft = { chunks: [], stamp: [], epoch: 0, length: 0, sign: -1 };
+const askDraft: Draft = { chunks: [], stamp: [], epoch: 0, length: 0, sign: 1 };
 
 function draftOf(side: BookSide, d: Draft): Draft {
-  const n = side.chunks.length;
   d.chunks = side.chunks.slice() as number[][];
-  const own = d.own;
-  own.length = 0;
-  for (let i = 0; i < n; i++) own.push(false);
+  d.epoch++;
+  const stamp = d.stamp;
+  // keep stamp at least as long as the directory (stale entries hold older epochs)
+  while (stamp.length < d.chunks.length) stamp.push(0);
   d.length = side.length;
   return d;
+}
+
+function owned(d: Draft, i: number): boolean {
+  return d.stamp[i] === d.epoch;
 }
 
 /** The chunk index i of a draft, copied first if this reduction does not own it yet. */
 function ownChunk(d: Draft, i: number): number[] {
   const c = d.chunks[i] as number[];
-  if (d.own[i]) return c;
+  if (owned(d, i)) return c;
   const copy = c.slice();
   d.chunks[i] = copy;
-  d.own[i] = true;
+  d.stamp[i] = d.epoch;
   return copy;
+}
+
+/** Inserts chunk `c` (owned) into the directory at index i, shifting the stamps with it. */
+function insertChunk(d: Draft, i: number, c: number[]): void {
+  d.chunks.splice(i, 0, c);
+  d.stamp.splice(i, 0, d.epoch);
 }
 
 const PAD: readonly number[] = [0, 0, 0];
@@ -139,9 +154,13 @@ const PAD: readonly number[] = [0, 0, 0];
 /** Inserts a level at offset `at` of chunk i; an unowned chunk is copied with the gap in one pass. */
 function insertInChunk(d: Draft, i: number, at: number, price: number, qty: number, seq: number): number[] {
   const c = d.chunks[i] as number[];
-  if (d.own[i]) {
-    if (at === c.length) c.push(price, qty, seq);
-    else c.splice(at, 0, price, qty, seq);
+  if (owned(d, i)) {
+    const n = c.length;
+    c.push(0, 0, 0);
+    for (let k = n - 1; k >= at; k--) c[k + STRIDE] = c[k] as number;
+    c[at] = price;
+    c[at + 1] = qty;
+    c[at + 2] = seq;
     return c;
   }
   // NOTE: concat allocates the copy at its final size in one go (push-growing reallocates).
@@ -151,32 +170,35 @@ function insertInChunk(d: Draft, i: number, at: number, price: number, qty: numb
   copy[at + 1] = qty;
   copy[at + 2] = seq;
   d.chunks[i] = copy;
-  d.own[i] = true;
+  d.stamp[i] = d.epoch;
   return copy;
 }
 
 /** Removes the level at offset `at` of chunk i; an unowned chunk is copied without it in one pass. */
 function removeInChunk(d: Draft, i: number, at: number): void {
   const c = d.chunks[i] as number[];
-  if (d.own[i]) {
-    c.splice(at, STRIDE);
+  const n = c.length - STRIDE;
+  if (owned(d, i)) {
+    for (let k = at; k < n; k++) c[k] = c[k + STRIDE] as number;
+    c.pop();
+    c.pop();
+    c.pop();
     return;
   }
-  const n = c.length - STRIDE;
   const copy = c.slice(0, n);
   for (let k = at; k < n; k++) copy[k] = c[k + STRIDE] as number;
   d.chunks[i] = copy;
-  d.own[i] = true;
+  d.stamp[i] = d.epoch;
 }
 
 function removeChunk(d: Draft, i: number): void {
   d.chunks.splice(i, 1);
-  d.own.splice(i, 1);
+  d.stamp.splice(i, 1);
 }
 
 /**
  * Sets one level in a draft; qty 0 removes the level (absent is fine). Two binary searches (chunk
- * directory, then inside the chunk) and a splice of at most MAX_CHUNK_LEVELS levels.
+ * directory, then inside the chunk) and a shift of at most MAX_CHUNK_LEVELS levels (manual loops and pops: `splice` and `length =` are runtime calls).
  */
 function setLevel(d: Draft, price: number, qty: number, seq: number): void {
   const sign = d.sign;
@@ -184,8 +206,7 @@ function setLevel(d: Draft, price: number, qty: number, seq: number): void {
   const chunks = d.chunks;
   if (chunks.length === 0) {
     if (qty !== 0) {
-      chunks.push([price, qty, seq]);
-      d.own.push(true);
+      insertChunk(d, 0, [price, qty, seq]);
       d.length = 1;
     }
     return;
@@ -223,15 +244,13 @@ function setLevel(d: Draft, price: number, qty: number, seq: number): void {
     c = insertInChunk(d, ci, at, price, qty, seq);
     d.length++;
     if (n + 1 > MAX_CHUNK_LEVELS) {
-      const right = c.splice(((n + 1) >>> 1) * STRIDE);
-      chunks.splice(ci + 1, 0, right);
-      d.own.splice(ci + 1, 0, true);
+      insertChunk(d, ci + 1, c.splice(((n + 1) >>> 1) * STRIDE));
     }
   }
 }
 
 /** Levels per chunk when a side is built in bulk (room left to grow before a split). */
-const BULK_CHUNK_LEVELS = 16;
+const BULK_CHUNK_LEVELS = 20;
 
 /**
  * Fast path for an empty side (a snapshot): when the levels are already strictly sorted best
@@ -254,8 +273,7 @@ function bulkLoad(d: Draft, levels: readonly Level[], seq: number): boolean {
       const level = levels[k] as Level;
       c.push(level[0], level[1], seq);
     }
-    d.chunks.push(c);
-    d.own.push(true);
+    insertChunk(d, d.chunks.length, c);
   }
   d.length = levels.length;
   return true;
@@ -329,8 +347,12 @@ function withBuffered(state: OrderBookState, frame: DepthDiffFrame, status: Orde
   return makeState(state, status, state.seq, state.awaitingFirstDiff, state.bids, state.asks, buffer, state.reason, state.ts);
 }
 
-/** Applies the levels of an accepted diff (or snapshot) and repairs crossing. */
-function applyUpdate(state: OrderBookState, bidLevels: readonly Level[], askLevels: readonly Level[], seq: number): { bids: BookSide; asks: BookSide } {
+/** The two sides {@link applyUpdate} produced (module scratch: read right after the call). */
+let outBids: BookSide = EMPTY_SIDE;
+let outAsks: BookSide = EMPTY_SIDE;
+
+/** Applies the levels of an accepted diff (or snapshot) and repairs crossing; results in outBids / outAsks. */
+function applyUpdate(state: OrderBookState, bidLevels: readonly Level[], askLevels: readonly Level[], seq: number): void {
   let bids = applyLevels(state.bids, bidLevels, bidDraft, seq);
   let asks = applyLevels(state.asks, askLevels, askDraft, seq);
   const pb = bids ?? state.bids;
@@ -340,7 +362,8 @@ function applyUpdate(state: OrderBookState, bidLevels: readonly Level[], askLeve
     asks ??= draftOf(state.asks, askDraft);
     uncross(bids, asks);
   }
-  return { bids: publish(bids, state.bids), asks: publish(asks, state.asks) };
+  outBids = publish(bids, state.bids);
+  outAsks = publish(asks, state.asks);
 }
 
 function applyDiff(state: OrderBookState, frame: DepthDiffFrame): OrderBookState {
@@ -355,14 +378,14 @@ function applyDiff(state: OrderBookState, frame: DepthDiffFrame): OrderBookState
     const reason: ResyncReason = { code: 'gap', expectedPrevSeq: state.seq, prevSeq: frame.prevSeq, firstSeq: frame.firstSeq, lastSeq: frame.lastSeq };
     return makeState(state, 'resync', state.seq, state.awaitingFirstDiff, state.bids, state.asks, [frame], reason, state.ts);
   }
-  const { bids, asks } = applyUpdate(state, frame.bids, frame.asks, frame.lastSeq);
-  return makeState(state, 'live', frame.lastSeq, false, bids, asks, state.buffer, null, frame.ts);
+  applyUpdate(state, frame.bids, frame.asks, frame.lastSeq);
+  return makeState(state, 'live', frame.lastSeq, false, outBids, outAsks, state.buffer, null, frame.ts);
 }
 
 function applySnapshot(state: OrderBookState, frame: DepthSnapshotFrame): OrderBookState {
   const base = makeState(state, 'live', frame.seq, true, EMPTY_SIDE, EMPTY_SIDE, [], null, frame.ts);
-  const { bids, asks } = applyUpdate(base, frame.bids, frame.asks, frame.seq);
-  let next = makeState(state, 'live', frame.seq, true, bids, asks, [], null, frame.ts);
+  applyUpdate(base, frame.bids, frame.asks, frame.seq);
+  let next = makeState(state, 'live', frame.seq, true, outBids, outAsks, [], null, frame.ts);
   for (const diff of state.buffer) {
     if (diff.lastSeq <= frame.seq) continue;
     next = applyDiff(next, diff);
