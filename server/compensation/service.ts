@@ -9,7 +9,7 @@ import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { post } from '../db/repos/ledger.ts';
 import { findUserByEmail } from '../db/repos/users.ts';
 import { parseMinor, toMinor } from '../db/money.ts';
-import { consumeVoucher } from './voucherUse.ts';
+import { consumeVoucher } from '../vouchers/service.ts';
 import { balanceOf } from '../wallet/wallet.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import {
