@@ -14,6 +14,8 @@ const FIELD_CLASSES: [RegExp, SecretClass][] = [
   [/password$/i, 'password'],
   [/^(code|googlecode|emailcode|mailcode|otp|totp)$/i, 'code'],
   [/^(secret|uri|otpauth|idcard|document|image|photo|cover|front|back)$/i, 'secret'],
+  // Identity document numbers (KYC): the field names of src/protocol/kyc.ts and common variants.
+  [/^(doc_?number|document_?number|id_?number|passport_?number)$/i, 'secret'],
 ];
 
 /** Values shorter than this are not replaced inside other strings (too likely to collide). */
@@ -70,11 +72,21 @@ export function createRedactor(): Redactor {
     if (Array.isArray(v)) return v.map((x) => walk(x, cls));
     if (typeof v === 'object' && v !== null) {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, cls ?? classifyField(k));
+      for (const [k, x] of Object.entries(v)) {
+        // A logged FormData is `{formData: [[name, value], ...]}` (ports/recording.ts): a text part is
+        // classified by its part name; a file part is already only a {file, size, type} description.
+        out[k] = k === 'formData' && !cls && Array.isArray(x) ? x.map((p) => formPart(p)) : walk(x, cls ?? classifyField(k));
+      }
       return out;
     }
     return v;
   };
+
+  function formPart(p: unknown): unknown {
+    if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== 'string') return walk(p, null);
+    const [name, value] = p as [string, unknown];
+    return [name, typeof value === 'string' ? walk(value, classifyField(name)) : walk(value, null)];
+  }
 
   return {
     secret,

@@ -45,7 +45,7 @@ export const SCREENS = {
   settingsSecurity: named(() => import('../screens/settings/SecurityScreen.tsx'), 'SecurityScreen'),
   settingsPassword: named(() => import('../screens/settings/PasswordScreen.tsx'), 'PasswordScreen'),
   settingsLoginHistory: named(() => import('../screens/settings/LoginHistoryScreen.tsx'), 'LoginHistoryScreen'),
-  settingsKyc: null,
+  settingsKyc: named(() => import('../screens/kyc/KycScreen.tsx'), 'KycScreen'),
   walletDeposit: null,
   walletWithdrawal: null,
   notFound: named(() => import('../screens/not-found/NotFoundScreen.tsx'), 'NotFoundScreen'),

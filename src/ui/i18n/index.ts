@@ -8,6 +8,7 @@ import { auth } from './resources/auth.ts';
 import { common } from './resources/common.ts';
 import { compensation } from './resources/compensation.ts';
 import { home } from './resources/home.ts';
+import { kyc } from './resources/kyc.ts';
 import { market } from './resources/market.ts';
 import { settings } from './resources/settings.ts';
 import { shell } from './resources/shell.ts';
@@ -30,6 +31,7 @@ export const FEATURES = {
   trade,
   replay,
   compensation,
+  kyc,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

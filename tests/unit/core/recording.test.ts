@@ -66,6 +66,21 @@ describe('recording ports', () => {
     expect(text).toContain('bad token <redacted:token#2>');
   });
 
+  it('a KYC submit (FormData) logs no document number and no photo bytes, only file descriptions', async () => {
+    const { log, http, ports } = recorded();
+    http.on('POST', '/kyc/submit', envelope(200, 'ok', { status: 'review', latest: { docNumberMasked: '*****4567' } }));
+    const form = new FormData();
+    form.append('country', 'FR');
+    form.append('docNumber', 'AB1234567');
+    form.append('cover', new File([new Uint8Array(64).fill(9)], 'cover.png', { type: 'image/png' }));
+    await ports.http.request({ method: 'POST', path: '/kyc/submit', body: form });
+    const text = log.toJsonLines();
+    expect(text).not.toContain('AB1234567');
+    expect(log.records()[0]).toMatchObject({
+      body: { formData: [['country', 'FR'], ['docNumber', '<redacted:secret#1>'], ['cover', { file: 'cover.png', size: 64, type: 'image/png' }]] },
+    });
+  });
+
   it('property: no generated secret value ever appears in the exported log', () => {
     const secretish = fc.string({ minLength: 6, maxLength: 24 }).filter((s) => /^[A-Za-z0-9_-]+$/.test(s));
     fc.assert(
