@@ -85,19 +85,25 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const subs: { unsubscribe(): void }[] = [];
   subs.push(sessionActor.on('*', (o) => outputs$.next(o)));
 
-  const socketLogic = provideSocket(ports.socket, clock);
-  const market = createActor(socketLogic, { clock, input: { url: options.marketUrl ?? MARKET_SOCKET_URL, kind: 'market' } });
-  const user = createActor(socketLogic, {
+  // Frames go from each connection straight to its Subject (see provideSocket); the machines see
+  // the sockets' lifecycle. A bad frame is logged, never delivered.
+  const sinkFor = (name: 'market' | 'user', frames$: Subject<InboundFrame>) => ({
+    frame: (f: InboundFrame) => frames$.next(f),
+    badFrame: (data: string) => void log.append('socket.badFrame', { socket: name, length: data.length }),
+  });
+  const market = createActor(provideSocket(ports.socket, clock, sinkFor('market', marketFrames$)), {
+    clock,
+    input: { url: options.marketUrl ?? MARKET_SOCKET_URL, kind: 'market' },
+  });
+  const user = createActor(provideSocket(ports.socket, clock, sinkFor('user', userFrames$)), {
     clock,
     input: { url: options.userUrl ?? USER_SOCKET_URL, kind: 'user', token: initialToken },
   });
-  for (const [name, actor, frames$] of [
-    ['market', market, marketFrames$],
-    ['user', user, userFrames$],
+  for (const [name, actor] of [
+    ['market', market],
+    ['user', user],
   ] as const) {
-    subs.push(actor.on('frame', (e) => frames$.next(e.frame)));
     subs.push(actor.on('socket.error', (e) => void log.append('socket.error', { socket: name, message: e.message })));
-    subs.push(actor.on('socket.badFrame', (e) => void log.append('socket.badFrame', { socket: name, length: e.data.length })));
   }
 
   sessionActor.start();

@@ -87,4 +87,17 @@ describe('createAppCore (headless)', () => {
     expect(core.log.toJsonLines()).not.toContain('stored-secret-token');
     core.stop();
   });
+
+  it('a malformed frame is logged as socket.badFrame, never delivered, and the socket stays open', () => {
+    const { core, socket, frames } = boot();
+    socket.sockets[0]?.open();
+    socket.sockets[0]?.frame('not json {');
+    socket.sockets[0]?.frame('[1,2]');
+    socket.sockets[0]?.frame({ type: 'ticker', symbol: 'ETHUSDT' });
+    expect(frames).toEqual([{ type: 'ticker', symbol: 'ETHUSDT' }]);
+    const bad = core.log.records().filter((r) => r.kind === 'socket.badFrame');
+    expect(bad.map((r) => [r.socket, r.length])).toEqual([['market', 10], ['market', 5]]);
+    expect(core.market.getSnapshot().matches({ live: 'open' })).toBe(true);
+    core.stop();
+  });
 });
