@@ -128,3 +128,10 @@ export interface VoucherFrame {
   type: 'voucher';
   data: Voucher;
 }
+
+/** True when a user-socket frame is a voucher frame with a voucher in it (frames are untrusted input). */
+export function isVoucherFrame(f: { type: string; data?: unknown }): f is VoucherFrame {
+  if (f.type !== 'voucher' || typeof f.data !== 'object' || f.data === null) return false;
+  const d = f.data as Partial<Voucher>;
+  return typeof d.id === 'number' && voucherKindSchema.safeParse(d.kind).success && voucherStatusSchema.safeParse(d.status).success && typeof d.value === 'string';
+}

@@ -40,7 +40,7 @@ export const SCREENS = {
   orderConvert: null,
   rebate: null,
   compensationOrders: named(() => import('../screens/compensation/CompensationOrdersScreen.tsx'), 'CompensationOrdersScreen'),
-  coupon: null,
+  coupon: named(() => import('../screens/coupon/CouponScreen.tsx'), 'CouponScreen'),
   settingsPreference: named(() => import('../screens/settings/PreferenceScreen.tsx'), 'PreferenceScreen'),
   settingsSecurity: named(() => import('../screens/settings/SecurityScreen.tsx'), 'SecurityScreen'),
   settingsPassword: named(() => import('../screens/settings/PasswordScreen.tsx'), 'PasswordScreen'),

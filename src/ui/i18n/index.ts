@@ -7,6 +7,7 @@ import { assets } from './resources/assets.ts';
 import { auth } from './resources/auth.ts';
 import { common } from './resources/common.ts';
 import { compensation } from './resources/compensation.ts';
+import { coupon } from './resources/coupon.ts';
 import { home } from './resources/home.ts';
 import { kyc } from './resources/kyc.ts';
 import { market } from './resources/market.ts';
@@ -32,6 +33,7 @@ export const FEATURES = {
   replay,
   compensation,
   kyc,
+  coupon,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

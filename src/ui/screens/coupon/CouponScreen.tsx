@@ -1,0 +1,201 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
+import { fromPromise } from 'xstate';
+import { mergeable, voucherMachine } from '../../../machines/voucherMachine.ts';
+import type { MergeRequest } from '../../../machines/voucherMachine.ts';
+import { couponUseHref, isVoucherFrame, MERGE_MAX, mergePreview, VOUCHER_PATHS } from '../../../protocol/vouchers.ts';
+import type { Voucher, VoucherKind, VoucherStatus } from '../../../protocol/vouchers.ts';
+import { useApi, useAppCore, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { AccountLayout } from '../../components/account/AccountLayout.tsx';
+import { Button } from '../../components/Button.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Tabs } from '../../components/Tabs.tsx';
+import { useDevice } from '../../hooks/usePrefs.ts';
+import { formatVoucherValue, KIND_TABS, STATUS_FILTERS } from './couponModel.ts';
+import { MergeDialog } from './MergeDialog.tsx';
+import { PAGE_SIZE, useVoucherList } from './useVoucherList.ts';
+import { VoucherCard } from './VoucherCard.tsx';
+import './coupon.css';
+
+/** The status filter as a row of chips (a radio group). */
+function StatusFilter({ value, onChange, disabled }: { value: VoucherStatus; onChange: (s: VoucherStatus) => void; disabled: boolean }) {
+  const { t } = useTranslation('coupon');
+  return (
+    <div className="cpn-filter" role="radiogroup" aria-label={t('statusLabel')}>
+      {STATUS_FILTERS.map((s) => (
+        <button
+          key={s}
+          type="button"
+          role="radio"
+          aria-checked={value === s}
+          className={`cpn-filter__chip${value === s ? ' is-active' : ''}`}
+          disabled={disabled && value !== s}
+          onClick={() => onChange(s)}
+          data-testid={`cpn-filter-${s}`}
+        >
+          {t(`status_${s}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Merge mode's bar: hint, count, live preview of the result, cancel and next. */
+function MergeBar({ selected, kind, onCancel, onNext }: { selected: readonly Voucher[]; kind: VoucherKind; onCancel: () => void; onNext: () => void }) {
+  const { t } = useTranslation('coupon');
+  const preview = formatVoucherValue(kind, mergePreview(selected).value);
+  return (
+    <div className="cpn-mergebar" data-testid="cpn-mergebar">
+      <div className="cpn-mergebar__text">
+        <span>{t('mergeHint')}</span>
+        <b>
+          {t('selected', { count: selected.length, max: MERGE_MAX })}
+          {selected.length > 0 ? ` · ${t('preview', { value: t(preview.key, { value: preview.value }) })}` : ''}
+        </b>
+      </div>
+      <div className="cpn-mergebar__actions">
+        <Button variant="secondary" size="sm" onClick={onCancel} data-testid="cpn-merge-cancel">
+          {t('common:cancel')}
+        </Button>
+        <Button size="sm" disabled={!mergeable(selected)} onClick={onNext} data-testid="cpn-merge-next">
+          {t('next')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * /my/coupon: the user's loss-protection and speed vouchers (SPEC §3, §4). Tabs by kind, a status
+ * filter, voucher cards with "Use" (→ the compensation orders with the voucher preselected) and a
+ * merge mode run by voucherMachine (select 2..10 usable vouchers of the tab's kind, confirm with a
+ * preview, see the new voucher). Live: `voucher` frames reload the list and drop a selected
+ * voucher that was used or expired elsewhere. All I/O goes through the core's recorded ports.
+ */
+export function CouponScreen() {
+  const { t } = useTranslation('coupon');
+  const device = useDevice();
+  const api = useApi();
+  const core = useAppCore();
+  const frames$ = useUserFrames();
+  const navigate = useNavigate();
+  const [kind, setKind] = useState<VoucherKind>('lossProtection');
+  const [status, setStatus] = useState<VoucherStatus>('use');
+  const [page, setPage] = useState(1);
+  const { load, reload } = useVoucherList(kind, status, page);
+
+  const logic = useMemo(
+    () =>
+      voucherMachine.provide({
+        actors: {
+          merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })),
+        },
+      }),
+    [api],
+  );
+  const actor = useActorRef(logic, { clock: core.ports.clock });
+  const state = useSelector(actor, (s) => s.value);
+  const selected = useSelector(actor, (s) => s.context.selected);
+  const merged = useSelector(actor, (s) => (s.value === 'done' ? s.context.result : null));
+  const selecting = state !== 'browsing' && state !== 'done';
+
+  useEffect(() => {
+    const sub = frames$.subscribe((f) => {
+      if (isVoucherFrame(f)) actor.send({ type: 'voucher.frame', voucher: f.data });
+    });
+    return () => sub.unsubscribe();
+  }, [frames$, actor]);
+
+  useEffect(() => {
+    if (!merged) return;
+    toast.success(t('doneTitle'));
+    reload();
+  }, [merged, reload, t]);
+
+  const startMerge = () => {
+    setStatus('use');
+    setPage(1);
+    actor.send({ type: 'merge.start', kind });
+  };
+  const changeKind = (k: VoucherKind) => {
+    setKind(k);
+    setPage(1);
+    if (selecting) actor.send({ type: 'merge.start', kind: k });
+  };
+
+  const tabs = useMemo(() => KIND_TABS.map((k) => ({ key: k, label: t(`tab_${k}`) })), [t]);
+  const pages = load.status === 'ready' ? Math.max(1, Math.ceil(load.data.total / PAGE_SIZE)) : 1;
+  const list = load.status === 'ready' ? load.data.list : [];
+  const ids = new Set(selected.map((v) => v.id));
+
+  return (
+    <AccountLayout
+      title={t('title')}
+      actions={
+        selecting ? null : (
+          <Button variant="secondary" size="sm" onClick={startMerge} data-testid="cpn-merge-start">
+            {t('merge')}
+          </Button>
+        )
+      }
+    >
+      <p className="cpn-intro">{t('intro')}</p>
+      <div className={device === 'mobile' ? 'cpn-panel' : 'acct-card acct-card--flush cpn-panel'}>
+        <div className="cpn-tabs">
+          <Tabs items={tabs} active={kind} label={t('kindLabel')} onChange={changeKind} />
+        </div>
+        <div className="cpn-toolbar">
+          <StatusFilter
+            value={status}
+            disabled={selecting}
+            onChange={(s) => {
+              setStatus(s);
+              setPage(1);
+            }}
+          />
+        </div>
+        {selecting ? (
+          <MergeBar selected={selected} kind={kind} onCancel={() => actor.send({ type: 'merge.cancel' })} onNext={() => actor.send({ type: 'merge.confirm' })} />
+        ) : null}
+        {load.status === 'error' ? (
+          <p className="acct-error cpn-pad" role="alert">
+            {t('loadFailed', { msg: load.msg })}
+          </p>
+        ) : load.status === 'loading' ? (
+          <p className="acct-muted cpn-pad">{t('common:loading')}</p>
+        ) : list.length === 0 ? (
+          <EmptyState text={t(`empty_${status}`)} />
+        ) : (
+          <ul className="cpn-grid" data-testid="cpn-list">
+            {list.map((v) => (
+              <VoucherCard
+                key={v.id}
+                v={v}
+                selecting={selecting}
+                selected={ids.has(v.id)}
+                selectable={v.status === 'use' && v.kind === kind && selected.length < MERGE_MAX}
+                onToggle={() => actor.send({ type: 'merge.toggle', voucher: v })}
+                onUse={() => void navigate(couponUseHref(v))}
+              />
+            ))}
+          </ul>
+        )}
+        {pages > 1 ? (
+          <div className="cpn-pager">
+            <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('assets:prev')}
+            </Button>
+            <span className="acct-muted">{t('assets:pageOf', { page, pages })}</span>
+            <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              {t('assets:next')}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      <MergeDialog actor={actor} />
+    </AccountLayout>
+  );
+}
