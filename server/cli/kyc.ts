@@ -3,19 +3,48 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { dbFile, openDb } from '../db/connection.ts';
 import { getKycStatus, listKycSubmissions, reviewKyc, userIdByEmail } from '../kyc/service.ts';
+import { KYC_MSG, KYC_PATHS } from '../../src/protocol/kyc.ts';
 import type { KycDecision } from '../../src/protocol/kyc.ts';
 
 const USAGE = `Usage:
   npm run kyc -- review --email <email> --approve
   npm run kyc -- review --email <email> --reject "<reason>"
   npm run kyc -- status --email <email>
-Reads and writes the database in DATA_DIR (default ./data).
-Note: a running server does not push the decision to an open screen (the CLI has no user socket);
-the screen shows it on its next load. Use POST /api/dev/kyc/review for a live update.`;
+A review goes through the running server (http://HOST:PORT, the same env as npm run serve) when it
+exposes the dev endpoint, so an open screen updates live; otherwise (server stopped, or
+EXPOSE_OUTBOX=0) it writes the database in DATA_DIR directly and the screen shows the decision on
+its next load. --offline forces the direct write.`;
 
 function fail(msg: string): never {
   console.error(msg);
   process.exit(1);
+}
+
+interface Answer {
+  code: number;
+  msg: string;
+  data: { status?: string } | null;
+}
+
+/**
+ * POST /api/dev/kyc/review on a running server, which also pushes the `kyc` frame to the user's
+ * open screens. Null when no server answers there or it does not expose the dev endpoint.
+ */
+async function reviewThroughServer(base: string, email: string, decision: KycDecision, reason: string | undefined): Promise<Answer | null> {
+  try {
+    const res = await fetch(`${base}/api${KYC_PATHS.devReview}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Client: 'cli' },
+      body: JSON.stringify(reason === undefined ? { email, decision } : { email, decision, reason }),
+      signal: AbortSignal.timeout(3000),
+    });
+    const env = (await res.json()) as Answer;
+    // The dev routes are not registered (EXPOSE_OUTBOX=0): the generic not-found envelope.
+    if (env.code === 404 && env.msg !== KYC_MSG.userNotFound) return null;
+    return env;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -26,7 +55,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { email: { type: 'string' }, approve: { type: 'boolean' }, reject: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { email: { type: 'string' }, approve: { type: 'boolean' }, reject: { type: 'string' }, offline: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   const command = positionals[0];
   if (values.help || (command !== 'review' && command !== 'status')) fail(USAGE);
@@ -41,6 +70,14 @@ async function main(): Promise<void> {
   }
 
   const config = loadConfig();
+  if (decision !== null && values.offline !== true) {
+    const live = await reviewThroughServer(`http://${config.host}:${config.port}`, email, decision, values.reject);
+    if (live !== null) {
+      if (live.code !== 200) fail(`Refused: ${live.msg}`);
+      console.log(`${email}: ${live.msg} (live, through the running server); status now ${live.data?.status ?? 'unknown'}.`);
+      return;
+    }
+  }
   const file = dbFile(config.dataDir);
   if (!existsSync(file)) fail(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);
   const db = openDb({ filename: file });
