@@ -27,6 +27,14 @@ export class StreamModel {
   readonly positions = new Map<string, Record<string, unknown>>();
   /** Position ids closed so far, in order (a liquidation shows here and in `positions` no more). */
   readonly closedPositions: string[] = [];
+  /**
+   * The account features as the server last told them (REST answers and user frames): the KYC
+   * status, compensation orders by id, vouchers by id. Absent from `state()` until first seen, so
+   * logs without these features hash as before.
+   */
+  kyc: Record<string, unknown> | null = null;
+  readonly compensation = new Map<number, Record<string, unknown>>();
+  readonly vouchers = new Map<number, Record<string, unknown>>();
   rejected = 0;
   frames = 0;
 
@@ -81,6 +89,10 @@ export class StreamModel {
       } else this.positions.set(p.id, p);
       return;
     }
+    if (f.type === 'kyc' || f.type === 'compensation' || f.type === 'voucher') {
+      if (!this.account(f.type, f.data)) this.rejected += 1;
+      return;
+    }
     if (f.type !== 'balance') return;
     const d = f.data;
     if (typeof d !== 'object' || d === null) {
@@ -91,8 +103,49 @@ export class StreamModel {
     this.balances.set(`${String(b.wallet)}:${String(b.coin)}`, b);
   }
 
-  /** A recorded REST answer: GET /market/depth becomes a snapshot of that symbol's book. */
+  /** Keeps one account-feature DTO; false when it does not have the shape its kind needs. */
+  private account(kind: 'kyc' | 'compensation' | 'voucher', data: unknown): boolean {
+    if (typeof data !== 'object' || data === null) return false;
+    const d = data as Record<string, unknown>;
+    if (kind === 'kyc') {
+      if (typeof d.status !== 'string') return false;
+      this.kyc = d;
+      return true;
+    }
+    if (typeof d.id !== 'number' || typeof d.status !== 'string') return false;
+    (kind === 'compensation' ? this.compensation : this.vouchers).set(d.id, d);
+    return true;
+  }
+
+  /**
+   * A recorded REST answer: GET /market/depth becomes a snapshot of that symbol's book; the
+   * account features' answers (KYC status, compensation orders and actions, vouchers) update
+   * their server-truth view.
+   */
   httpAnswer(method: string, path: string, data: unknown): void {
+    const list = (data as { list?: unknown } | null)?.list;
+    switch (path) {
+      case '/kyc/status':
+      case '/kyc/submit':
+        this.account('kyc', data);
+        return;
+      case '/compensation/orders':
+        if (Array.isArray(list)) for (const o of list) this.account('compensation', o);
+        return;
+      case '/compensation/claim':
+      case '/compensation/boost':
+      case '/compensation/withdraw':
+        this.account('compensation', data);
+        return;
+      case '/vouchers':
+        if (Array.isArray(list)) for (const v of list) this.account('voucher', v);
+        return;
+      case '/vouchers/merge':
+        this.account('voucher', data);
+        return;
+      default:
+        break;
+    }
     if (method !== 'GET' || path !== '/market/depth' || typeof data !== 'object' || data === null) return;
     const d = data as Partial<DepthSnapshot>;
     if (typeof d.symbol !== 'string' || typeof d.seq !== 'number' || !isLevels(d.bids) || !isLevels(d.asks)) return;
@@ -115,6 +168,10 @@ export class StreamModel {
       positions: Object.fromEntries(this.positions),
       closedPositions: this.closedPositions,
       rejected: this.rejected,
+      // undefined fields are left out of the hash: logs without these features hash as before
+      kyc: this.kyc ?? undefined,
+      compensation: this.compensation.size > 0 ? Object.fromEntries(this.compensation) : undefined,
+      vouchers: this.vouchers.size > 0 ? Object.fromEntries(this.vouchers) : undefined,
     };
   }
 
