@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { TOTP } from 'otpauth';
+import { makePng } from '../tests/e2e/authHelpers.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
@@ -163,6 +164,8 @@ interface UiScenario {
   controlled?: boolean;
   run(page: Page, ctl: SocketControl, ctx: { server: UiServer; account: Account }): Promise<void>;
   expect(log: ParsedLog, lastSeq: number): Expectation[];
+  /** Text that must not reach the bundle besides the password and token (redaction check). */
+  secrets?: string[];
 }
 
 function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): number {
@@ -213,6 +216,33 @@ interface Account {
   token: string;
   totp: TOTP;
 }
+
+/** One call to the recorder's server outside the recording (setup and "the other side": reviewers, time). */
+async function api<T>(server: UiServer, path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = { Client: 'web', ...(token ? { Authorization: token } : {}) };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${server.base}/api${path}`, { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const env = (await res.json()) as { code: number; msg: string; data: T };
+  if (env.code !== 200) throw new Error(`${path}: ${env.code} ${env.msg}`);
+  return env.data;
+}
+
+/** The first record matching `pred` after the response to the first request to `path`. */
+function responseTo(log: ParsedLog, path: string): number {
+  const req = log.records.find((r) => r.kind === 'http.request' && r.path === path);
+  if (!req) throw new Error(`no request to ${path}`);
+  return find(log, (r) => r.kind === 'http.response' && r.id === req.id, `the answer to ${path}`);
+}
+
+/** The first user-socket frame of `type` whose text contains every one of `parts`. */
+function frameWith(log: ParsedLog, type: string, ...parts: string[]): number {
+  return find(log, (r) => r.kind === 'ws.in' && typeof r.data === 'string' && r.data.includes(`"type":"${type}"`) && parts.every((p) => (r.data as string).includes(p)), `a ${type} frame with ${parts.join(', ')}`);
+}
+
+const KYC_DOC_NUMBER = 'X47120983';
+const KYC_REASON = 'The information page photo is blurry';
+/** Set in the compensation scenario's setup: the order the recording claims, boosts and withdraws. */
+let compensationId = 0;
 
 /** Setup outside the recording (through the API): an account with Google authenticator bound. */
 async function setupAccount(server: UiServer): Promise<Account> {
@@ -363,6 +393,103 @@ async function main(): Promise<void> {
           ];
         },
       },
+      {
+        name: 'kyc-rejection-ui',
+        description: 'Identity verification rejected, through the real UI: Google-authenticator login, /my/settings/kyc, the form filled with a passport and two photos, submitted (under review); the reviewer rejects it with a reason (dev review endpoint, the other side); the screen shows the reason live from the user socket and offers the prefilled form again. Document number and photos are redacted in the bundle.',
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1000);
+          await navigate(page, '/my/settings/kyc');
+          await page.getByTestId('kyc-country').waitFor();
+          await page.getByTestId('kyc-country').selectOption('DE');
+          await page.getByTestId('kyc-doc-type').selectOption('passport');
+          await page.getByTestId('kyc-first-name').fill('Ada');
+          await page.getByTestId('kyc-last-name').fill('Lovelace');
+          await page.getByTestId('kyc-doc-number').fill(KYC_DOC_NUMBER);
+          await page.getByTestId('kyc-file-cover').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: makePng(96) });
+          await page.getByTestId('kyc-file-info').setInputFiles({ name: 'info.png', mimeType: 'image/png', buffer: makePng(96, [46, 189, 133], [24, 26, 32]) });
+          await page.waitForTimeout(600);
+          await page.getByTestId('kyc-submit').click();
+          await page.getByTestId('kyc-review').waitFor();
+          await page.waitForTimeout(1200);
+          await api(server, '/dev/kyc/review', { email: account.email, decision: 'reject', reason: KYC_REASON });
+          await page.getByTestId('kyc-reason').waitFor();
+          await page.waitForTimeout(1500);
+        },
+        expect(log) {
+          const submitted = responseTo(log, '/kyc/submit');
+          const rejected = frameWith(log, 'kyc', '"status":"rejected"');
+          return [
+            { atSeq: submitted, select: 'streams.kyc.status', equals: 'review', note: 'submitted: under review' },
+            { atSeq: rejected, select: 'streams.kyc.status', equals: 'unverified', note: 'rejected: back to unverified, may resubmit' },
+            { atSeq: rejected, select: 'streams.kyc.latest.status', equals: 'rejected' },
+            { atSeq: rejected, select: 'streams.kyc.latest.reason', equals: KYC_REASON },
+          ];
+        },
+        secrets: [KYC_DOC_NUMBER, 'iVBORw0KGgo'],
+      },
+      {
+        name: 'compensation-ui',
+        controlled: true,
+        description: 'The compensation programme through the real UI: the trader (identity verified) closed a BTCUSDT long at a loss before the recording; after a Google-authenticator login /my/compensation/orders shows the not-active order for half the loss; the trader claims it with the welcome loss-protection voucher, two payout days pass (dev fast-forward, the other side), the trader boosts it with the welcome speed voucher, the rest of the schedule passes, and the trader withdraws the paid amount into the fund wallet (completed).',
+        async run(page, _ctl, { server, account }) {
+          const src = server.source;
+          if (!src) throw new Error('compensation needs the controlled market');
+          await server.db.updateTable('users').set({ kyc_status: 'verified' }).where('email', '=', account.email).execute();
+          await api(server, '/trade/order', { clientOrderId: 'setup-open', symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.5, leverage: 10 }, account.token);
+          await page.waitForTimeout(600);
+          const mark = src.markPrice('BTCUSDT') ?? 50_000;
+          src.setPrice('BTCUSDT', Number((mark * 0.98).toFixed(1)));
+          await page.waitForTimeout(600);
+          const [pos] = await api<{ id: string }[]>(server, '/trade/positions', undefined, account.token);
+          if (!pos) throw new Error('setup: no position to close at a loss');
+          await api(server, '/trade/position/close', { positionId: pos.id }, account.token);
+          await page.waitForTimeout(600);
+          const list = await api<{ list: { id: number; status: string }[] }>(server, '/compensation/orders', undefined, account.token);
+          const order = list.list.find((o) => o.status === 'notActive');
+          if (!order) throw new Error('setup: the loss made no compensation order');
+          compensationId = order.id;
+
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1000);
+          await navigate(page, '/my/compensation/orders');
+          const dialog = page.getByRole('dialog');
+          await page.getByTestId(`comp-claim-${order.id}`).click();
+          await dialog.locator('input[data-testid^="comp-voucher-"]').first().check();
+          await page.waitForTimeout(500); // the confirm button debounces for 450 ms (SPEC §9)
+          await dialog.getByTestId('comp-confirm').click();
+          await page.getByText('Compensation claimed').waitFor();
+          await page.waitForTimeout(1000);
+          await api(server, '/dev/compensation/fast-forward', { email: account.email, days: 2 });
+          await page.waitForTimeout(1500);
+          await page.getByTestId(`comp-boost-${order.id}`).click();
+          await dialog.locator('input[data-testid^="comp-voucher-"]').first().check();
+          await page.waitForTimeout(500);
+          await dialog.getByTestId('comp-confirm').click();
+          await page.getByText('Payouts boosted').waitFor();
+          await page.waitForTimeout(1000);
+          await api(server, '/dev/compensation/fast-forward', { email: account.email, days: 30 });
+          await page.getByTestId(`comp-withdraw-${order.id}`).waitFor();
+          await page.waitForTimeout(800);
+          await page.getByTestId(`comp-withdraw-${order.id}`).click();
+          await page.waitForTimeout(500);
+          await dialog.getByTestId('comp-confirm').click();
+          await page.getByTestId(`comp-withdraw-${order.id}`).waitFor({ state: 'detached' });
+          await page.waitForTimeout(1500);
+        },
+        expect(log, last) {
+          const key = `streams.compensation.${compensationId}`;
+          return [
+            { atSeq: responseTo(log, '/compensation/orders'), select: `${key}.status`, equals: 'notActive', note: 'half the loss, waiting to be claimed' },
+            { atSeq: responseTo(log, '/compensation/claim'), select: `${key}.status`, equals: 'active' },
+            { atSeq: frameWith(log, 'compensation', '"status":"inCompensation"'), select: `${key}.status`, equals: 'inCompensation', note: 'the first daily payout' },
+            { atSeq: responseTo(log, '/compensation/boost'), select: `${key}.boosts`, equals: 1 },
+            { atSeq: frameWith(log, 'compensation', '"status":"pending"'), select: `${key}.status`, equals: 'pending', note: 'fully paid, awaiting withdrawal' },
+            { atSeq: responseTo(log, '/compensation/withdraw'), select: `${key}.status`, equals: 'completed' },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
+          ];
+        },
+      },
     ];
     for (const sc of scenarios) {
       if (values.only && values.only !== sc.name) continue;
@@ -400,7 +527,7 @@ async function main(): Promise<void> {
         ];
         problems.push(...(await browserReplayProblems(browser, server.base, text, result.final.hash)));
         if (problems.length > 0) throw new Error(`${sc.name}: the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
-        for (const secret of [account.password, account.token]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
+        for (const secret of [account.password, account.token, ...(sc.secrets ?? [])]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
         writeFileSync(join(values.out, `${sc.name}.jsonl`), text);
         writeFileSync(join(values.out, `${sc.name}.expect.json`), `${JSON.stringify(spec, null, 2)}\n`);
         console.log(`${sc.name}: ${log.records.length} records, hash ${result.final.hash}`);
