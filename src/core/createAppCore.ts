@@ -8,6 +8,7 @@ import type { CoreOutput, SessionLogic } from '../machines/sessionMachine.ts';
 import { SESSION_TOKEN_KEY, provideSession } from '../machines/sessionMachine.ts';
 import type { InboundFrame, SocketLogic } from '../machines/socketMachine.ts';
 import { provideSocket } from '../machines/socketMachine.ts';
+import { createScreenActors, type ScreenActors } from './screenActors.ts';
 import type { Ports } from '../ports/types.ts';
 import type { EventLog } from './eventLog.ts';
 import { createEventLog } from './eventLog.ts';
@@ -35,6 +36,8 @@ export interface AppCore {
   marketFrames$: Observable<InboundFrame>;
   /** Parsed user socket frames. */
   userFrames$: Observable<InboundFrame>;
+  /** The mounted screens' own actors and the hook that records their intents (src/core/screenActors.ts). */
+  screens: ScreenActors;
   /** Stops every actor (closing sockets) and completes the streams. */
   stop(): void;
 }
@@ -131,6 +134,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     outputs$: outputs$.asObservable(),
     marketFrames$: marketFrames$.asObservable(),
     userFrames$: userFrames$.asObservable(),
+    screens: createScreenActors(),
     stop() {
       for (const s of subs) s.unsubscribe();
       sessionActor.stop();

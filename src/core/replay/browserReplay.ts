@@ -53,6 +53,7 @@ export function startBrowserReplay(text: string): BrowserReplay {
   const h: ReplayHandle = createReplayHandle(log, location, {
     skipIntent: (_actor: IntentActor, event) => SCREEN_OWNED.has(event.type),
     onRoute: (path) => navigate?.(path),
+    screenIntents: true,
   });
   let next = 0;
   const flush = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -89,7 +90,7 @@ export function startBrowserReplay(text: string): BrowserReplay {
         seq: cp.seq,
         t: cp.t,
         hash: cp.hash,
-        divergences: h.ports.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`),
+        divergences: [...h.ports.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`), ...h.screenMisses],
         violations: cp.violations,
       };
     },

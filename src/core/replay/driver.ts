@@ -6,6 +6,7 @@ import { createReplayPorts, type Divergence, type ReplayPortsController } from '
 import type { ParsedLog } from './parse.ts';
 import { INTENT_ACTORS, type IntentActor } from './record.ts';
 import { StreamModel } from './streams.ts';
+import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 import { isWellFormedIntent } from './intents.ts';
 
 /**
@@ -92,6 +93,8 @@ export interface ReplayHandle {
   /** `env` records met so far (bundle metadata first). */
   env: Record<string, unknown>[];
   bookChecks: { seq: number; ok: boolean; message: string }[];
+  /** Screen intents the browser replay could not deliver (their screen was not mounted). */
+  screenMisses: string[];
   /**
    * Delivers one record (see {@link replayLog}); true when the host must let promises settle
    * before the next record. The clock must already be at the record's time.
@@ -106,6 +109,11 @@ export interface HandleHooks {
   skipIntent?: (actor: IntentActor, event: { type: string }) => boolean;
   /** Called on `ui.route` (the browser replay navigates the router). */
   onRoute?: (path: string) => void;
+  /**
+   * Deliver `screen:<name>` intents to the mounted screens' actors (browser replay). Off headless:
+   * there are no screens, and the replayed state is the core's.
+   */
+  screenIntents?: boolean;
 }
 
 /** Builds the core on replay ports for `log` without delivering anything yet. */
@@ -119,8 +127,10 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
   const env: Record<string, unknown>[] = log.meta.filter((m) => m.kind === 'env');
   const bookChecks: ReplayHandle['bookChecks'] = [];
   const requests = new Map<number, LogRecord>();
+  const screenMisses: string[] = [];
   return {
     core,
+    screenMisses,
     streams,
     ports,
     env,
@@ -128,6 +138,18 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
     deliver(rec) {
       switch (rec.kind) {
         case 'ui.intent': {
+          if (typeof rec.actor === 'string' && rec.actor.startsWith(SCREEN_ACTOR_PREFIX)) {
+            const ev = rec.event as { type?: unknown } | null | undefined;
+            if (!hooks.screenIntents || typeof ev !== 'object' || ev === null || typeof ev.type !== 'string') return false;
+            const target = core.screens.get(rec.actor.slice(SCREEN_ACTOR_PREFIX.length));
+            if (!target) {
+              screenMisses.push(`@${rec.seq} ${rec.actor} is not on screen for ${ev.type}`);
+              return false;
+            }
+            ports.setCurrentSeq(rec.seq);
+            target.send(ev as { type: string });
+            return true;
+          }
           const name = rec.actor as IntentActor;
           const event = rec.event as { type?: unknown } | undefined;
           if (!INTENT_ACTORS.includes(name) || !isWellFormedIntent(name, event)) return false;

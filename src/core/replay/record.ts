@@ -4,7 +4,8 @@ import type { EventLog } from '../eventLog.ts';
 import { createEventLog } from '../eventLog.ts';
 import { createRecordingPorts } from '../../ports/recording.ts';
 import type { Redactor } from '../../ports/redact.ts';
-import { createRedactor } from '../../ports/redact.ts';
+import { classifyField, createRedactor } from '../../ports/redact.ts';
+import { describeBlobs, SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 import type { Ports } from '../../ports/types.ts';
 
 /**
@@ -12,7 +13,8 @@ import type { Ports } from '../../ports/types.ts';
  * kinds only the composition root knows about:
  * - `env` {appVersion, language, theme, viewport:{width,height}, userAgent, path} once at start
  *   (and again whenever {@link RecordedCore.recordEnv} is called: a theme or language change);
- * - `ui.intent` {actor:'session'|'market'|'user', event}: every event the UI sends to an actor,
+ * - `ui.intent` {actor:'session'|'market'|'user'|'screen:<name>', event}: every event the UI sends to
+ *   an actor (core actors here, screen-owned ones through `core.screens`, src/core/screenActors.ts),
  *   redacted with the SAME redactor as the transport (so a password typed in an intent and the
  *   one in the request body get the same placeholder and the replayed request still matches);
  * - `ui.route` {path}: the screen the user is on (the browser replay opens it).
@@ -23,6 +25,20 @@ import type { Ports } from '../../ports/types.ts';
 export type IntentActor = 'session' | 'market' | 'user';
 export const INTENT_ACTORS: readonly IntentActor[] = ['session', 'market', 'user'];
 export const DERIVED_EVENTS: ReadonlySet<string> = new Set(['socket.setToken', 'session.unauthorized']);
+
+/**
+ * Redacts an intent: secret fields by name (the transport's redactor, so placeholders match the
+ * request bodies), and a form edit `{field, value}` whose FIELD NAME is secret (a document number
+ * typed into the KYC form) gets its value replaced as if it were that field.
+ */
+export function redactIntent<T extends { type: string }>(redactor: Redactor, event: T): T {
+  const e = event as T & { field?: unknown; value?: unknown };
+  if (typeof e.field === 'string' && typeof e.value === 'string' && e.value !== '') {
+    const cls = classifyField(e.field);
+    if (cls) return { ...redactor.redact(e), value: redactor.secret(e.value, cls) };
+  }
+  return redactor.redact(event);
+}
 
 export interface EnvInfo {
   appVersion: string;
@@ -76,6 +92,7 @@ export function createRecordedCore(raw: Ports, options: AppCoreOptions & { env?:
   const ports = createRecordingPorts(raw, log, redactor);
   const core = createAppCore(ports, { ...options, log, record: false });
   instrumentIntents(core, log, redactor);
+  core.screens.onIntent = (name, event) => log.append('ui.intent', { actor: `${SCREEN_ACTOR_PREFIX}${name}`, event: redactIntent(redactor, describeBlobs(event)) });
   let lastPath: string | null = null;
   return {
     core,

@@ -13,6 +13,7 @@ import { formatCoinAmount } from '../assets/money.ts';
 import { formatDateTime } from '../orders/historyQuery.ts';
 import { boostedDays, remainingOf } from './compensationModel.ts';
 import { useUsableVouchers } from './useCompensationData.ts';
+import type { ScreenSend } from '../../hooks/useScreenActor.ts';
 
 export type CompensationActor = ActorRefFrom<typeof compensationMachine>;
 
@@ -35,7 +36,7 @@ function VoucherChoice({ v, checked, onPick }: { v: Voucher; checked: boolean; o
  * voucher picker (optional loss-protection voucher for a claim, a required speed voucher for a
  * boost), the server's rejection, and the identity-verification link when the server asks for it.
  */
-export function ActionDialog({ actor }: { actor: CompensationActor }) {
+export function ActionDialog({ actor, send }: { actor: CompensationActor; send: ScreenSend<typeof compensationMachine> }) {
   const { t } = useTranslation('compensation');
   const state = useSelector(actor, (s) => s.value);
   const order = useSelector(actor, (s) => s.context.order);
@@ -50,7 +51,7 @@ export function ActionDialog({ actor }: { actor: CompensationActor }) {
 
   const submitting = state === 'submitting';
   const close = () => {
-    if (!submitting) actor.send({ type: 'comp.cancel' });
+    if (!submitting) send({ type: 'comp.cancel' });
   };
   const picked = vouchers.find((v) => v.id === voucherId);
   const intro =
@@ -75,7 +76,7 @@ export function ActionDialog({ actor }: { actor: CompensationActor }) {
             data-testid="comp-confirm"
             pending={submitting}
             disabled={!canSubmit(order, action, voucherId)}
-            onClick={() => actor.send({ type: 'comp.confirm' })}
+            onClick={() => send({ type: 'comp.confirm' })}
           >
             {t('common:confirm')}
           </Button>
@@ -89,12 +90,12 @@ export function ActionDialog({ actor }: { actor: CompensationActor }) {
             <legend>{t(kind === 'lossProtection' ? 'voucherLoss' : 'voucherSpeed')}</legend>
             {kind === 'lossProtection' ? (
               <label className={`comp-voucher${voucherId === null ? ' is-checked' : ''}`}>
-                <input type="radio" name="comp-voucher" checked={voucherId === null} onChange={() => actor.send({ type: 'comp.voucher', voucherId: null })} />
+                <input type="radio" name="comp-voucher" checked={voucherId === null} onChange={() => send({ type: 'comp.voucher', voucherId: null })} />
                 <span className="comp-voucher__value">{t('noVoucher')}</span>
               </label>
             ) : null}
             {vouchers.map((v) => (
-              <VoucherChoice key={v.id} v={v} checked={v.id === voucherId} onPick={() => actor.send({ type: 'comp.voucher', voucherId: v.id })} />
+              <VoucherChoice key={v.id} v={v} checked={v.id === voucherId} onPick={() => send({ type: 'comp.voucher', voucherId: v.id })} />
             ))}
             {vouchers.length === 0 ? (
               <p className="acct-muted">

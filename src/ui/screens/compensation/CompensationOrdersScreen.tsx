@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -10,12 +10,13 @@ import type { CompensationRequest } from '../../../machines/compensationMachine.
 import { COMPENSATION_PATHS, COMPENSATION_RULES, isCompensationFrame } from '../../../protocol/compensation.ts';
 import type { CompensationOrder, CompensationSummary } from '../../../protocol/compensation.ts';
 import { voucherKindSchema } from '../../../protocol/vouchers.ts';
-import { useApi, useAppCore, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { useApi, useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
+import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { ActionDialog } from './ActionDialog.tsx';
 import { CompensationList } from './CompensationList.tsx';
@@ -78,7 +79,6 @@ export function CompensationOrdersScreen() {
   const { t } = useTranslation('compensation');
   const device = useDevice();
   const api = useApi();
-  const core = useAppCore();
   const frames$ = useUserFrames();
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
@@ -97,7 +97,7 @@ export function CompensationOrdersScreen() {
       }),
     [api],
   );
-  const actor = useActorRef(logic, { clock: core.ports.clock });
+  const [actor, send] = useScreenActor('compensation', logic);
   const state = useSelector(actor, (s) => s.value);
   const doneAction = useSelector(actor, (s) => (s.value === 'done' ? s.context.action : null));
 
@@ -123,6 +123,7 @@ export function CompensationOrdersScreen() {
     if (!kind.success || !Number.isInteger(voucherId) || voucherId <= 0) return;
     preselected.current = true;
     const target = firstEligible(load.data.list, kind.data);
+    // derived from the URL: a replayed screen opens the same dialog from the same URL
     if (target) actor.send({ type: 'comp.open', order: target, action: kind.data === 'lossProtection' ? 'claim' : 'boost', voucherId });
     setParams({}, { replace: true });
   }, [load, params, setParams, actor]);
@@ -155,7 +156,7 @@ export function CompensationOrdersScreen() {
         ) : load.data.list.length === 0 ? (
           <EmptyState text={t('empty')} />
         ) : (
-          <CompensationList orders={load.data.list} mobile={device === 'mobile'} onAction={(order, action) => actor.send({ type: 'comp.open', order, action })} />
+          <CompensationList orders={load.data.list} mobile={device === 'mobile'} onAction={(order, action) => send({ type: 'comp.open', order, action })} />
         )}
         {pages > 1 ? (
           <div className="comp-pager">
@@ -169,7 +170,7 @@ export function CompensationOrdersScreen() {
           </div>
         ) : null}
       </div>
-      {state !== 'idle' ? <ActionDialog actor={actor} /> : null}
+      {state !== 'idle' ? <ActionDialog actor={actor} send={send} /> : null}
     </AccountLayout>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -8,12 +8,13 @@ import { mergeable, voucherMachine } from '../../../machines/voucherMachine.ts';
 import type { MergeRequest } from '../../../machines/voucherMachine.ts';
 import { couponUseHref, isVoucherFrame, MERGE_MAX, mergePreview, VOUCHER_PATHS } from '../../../protocol/vouchers.ts';
 import type { Voucher, VoucherKind, VoucherStatus } from '../../../protocol/vouchers.ts';
-import { useApi, useAppCore, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { useApi, useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
+import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { formatVoucherValue, KIND_TABS, STATUS_FILTERS } from './couponModel.ts';
 import { MergeDialog } from './MergeDialog.tsx';
 import { PAGE_SIZE, useVoucherList } from './useVoucherList.ts';
@@ -79,7 +80,6 @@ export function CouponScreen() {
   const { t } = useTranslation('coupon');
   const device = useDevice();
   const api = useApi();
-  const core = useAppCore();
   const frames$ = useUserFrames();
   const navigate = useNavigate();
   const [kind, setKind] = useState<VoucherKind>('lossProtection');
@@ -96,7 +96,7 @@ export function CouponScreen() {
       }),
     [api],
   );
-  const actor = useActorRef(logic, { clock: core.ports.clock });
+  const [actor, send] = useScreenActor('coupon', logic);
   const state = useSelector(actor, (s) => s.value);
   const selected = useSelector(actor, (s) => s.context.selected);
   const merged = useSelector(actor, (s) => (s.value === 'done' ? s.context.result : null));
@@ -118,12 +118,12 @@ export function CouponScreen() {
   const startMerge = () => {
     setStatus('use');
     setPage(1);
-    actor.send({ type: 'merge.start', kind });
+    send({ type: 'merge.start', kind });
   };
   const changeKind = (k: VoucherKind) => {
     setKind(k);
     setPage(1);
-    if (selecting) actor.send({ type: 'merge.start', kind: k });
+    if (selecting) send({ type: 'merge.start', kind: k });
   };
 
   const tabs = useMemo(() => KIND_TABS.map((k) => ({ key: k, label: t(`tab_${k}`) })), [t]);
@@ -158,7 +158,7 @@ export function CouponScreen() {
           />
         </div>
         {selecting ? (
-          <MergeBar selected={selected} kind={kind} onCancel={() => actor.send({ type: 'merge.cancel' })} onNext={() => actor.send({ type: 'merge.confirm' })} />
+          <MergeBar selected={selected} kind={kind} onCancel={() => send({ type: 'merge.cancel' })} onNext={() => send({ type: 'merge.confirm' })} />
         ) : null}
         {load.status === 'error' ? (
           <p className="acct-error cpn-pad" role="alert">
@@ -177,7 +177,7 @@ export function CouponScreen() {
                 selecting={selecting}
                 selected={ids.has(v.id)}
                 selectable={v.status === 'use' && v.kind === kind && selected.length < MERGE_MAX}
-                onToggle={() => actor.send({ type: 'merge.toggle', voucher: v })}
+                onToggle={() => send({ type: 'merge.toggle', voucher: v })}
                 onUse={() => void navigate(couponUseHref(v))}
               />
             ))}
@@ -195,7 +195,7 @@ export function CouponScreen() {
           </div>
         ) : null}
       </div>
-      <MergeDialog actor={actor} />
+      <MergeDialog actor={actor} send={send} />
     </AccountLayout>
   );
 }

@@ -6,6 +6,7 @@ import { mergePreview } from '../../../protocol/vouchers.ts';
 import type { Voucher } from '../../../protocol/vouchers.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import type { ScreenSend } from '../../hooks/useScreenActor.ts';
 import { formatDay, formatVoucherValue, voucherMsgKey } from './couponModel.ts';
 
 export type VoucherActor = ActorRefFrom<typeof voucherMachine>;
@@ -26,7 +27,7 @@ function Validity({ expiresAt }: { expiresAt: number | null }) {
  * of the new one (the server's own formula, src/protocol/vouchers.ts mergePreview) and the rules;
  * then the server's answer: the new voucher, or the rejection (translated when known).
  */
-export function MergeDialog({ actor }: { actor: VoucherActor }) {
+export function MergeDialog({ actor, send }: { actor: VoucherActor; send: ScreenSend<typeof voucherMachine> }) {
   const { t } = useTranslation('coupon');
   const state = useSelector(actor, (s) => s.value);
   const selected = useSelector(actor, (s) => s.context.selected);
@@ -37,7 +38,7 @@ export function MergeDialog({ actor }: { actor: VoucherActor }) {
   if (!open || kind === null) return null;
   const merging = state === 'merging';
   const cancel = () => {
-    if (!merging) actor.send({ type: state === 'done' ? 'merge.close' : 'merge.back' });
+    if (!merging) send({ type: state === 'done' ? 'merge.close' : 'merge.back' });
   };
 
   if (state === 'done' && result) {
@@ -48,7 +49,7 @@ export function MergeDialog({ actor }: { actor: VoucherActor }) {
         title={t('doneTitle')}
         width={420}
         footer={
-          <Button data-testid="cpn-done-close" onClick={() => actor.send({ type: 'merge.close' })}>
+          <Button data-testid="cpn-done-close" onClick={() => send({ type: 'merge.close' })}>
             {t('common:close')}
           </Button>
         }
@@ -82,7 +83,7 @@ export function MergeDialog({ actor }: { actor: VoucherActor }) {
           <Button variant="secondary" onClick={cancel} disabled={merging}>
             {t('back')}
           </Button>
-          <Button data-testid="cpn-merge-confirm" pending={merging} onClick={() => actor.send({ type: 'merge.submit' })}>
+          <Button data-testid="cpn-merge-confirm" pending={merging} onClick={() => send({ type: 'merge.submit' })}>
             {state === 'failed' ? t('retry') : t('common:confirm')}
           </Button>
         </>

@@ -11,6 +11,7 @@ import { parseLang } from '../../i18n/languages.ts';
 import { FormField } from '../login/FormField.tsx';
 import { countryOptions, kycText } from './kycText.ts';
 import { UploadBox } from './UploadBox.tsx';
+import type { ScreenSend } from '../../hooks/useScreenActor.ts';
 
 export type KycActor = ActorRefFrom<typeof kycMachine>;
 
@@ -62,7 +63,7 @@ function SelectField({ label, value, placeholder, error, disabled, testId, onCha
  * `kyc.file` event, the button sends `kyc.submit` (the machine validates and refuses to send
  * twice). Messages are the machine's English KYC_MSG texts, translated here.
  */
-export function KycForm({ actor }: { actor: KycActor }) {
+export function KycForm({ actor, send }: { actor: KycActor; send: ScreenSend<typeof kycMachine> }) {
   const { t, i18n } = useTranslation('kyc');
   const form = useSelector(actor, (s) => s.context.form);
   const errors = useSelector(actor, (s) => s.context.errors);
@@ -73,7 +74,7 @@ export function KycForm({ actor }: { actor: KycActor }) {
     const m = errors[f];
     return m ? kycText(t, m) : undefined;
   };
-  const set = (field: KycTextField) => (value: string) => actor.send({ type: 'kyc.field', field, value });
+  const set = (field: KycTextField) => (value: string) => send({ type: 'kyc.field', field, value });
 
   return (
     <form className="kyc-form auth-form" onSubmit={(e) => e.preventDefault()} noValidate aria-label={t('formTitle')}>
@@ -107,7 +108,7 @@ export function KycForm({ actor }: { actor: KycActor }) {
       <div className="kyc-uploads">
         {(['cover', 'info'] as const).map((slot) => (
           <UploadBox key={slot} slot={slot} file={form[slot]} error={err(slot)} disabled={submitting}
-            onPick={(file) => actor.send({ type: 'kyc.file', slot, file })} />
+            onPick={(file) => send({ type: 'kyc.file', slot, file })} />
         ))}
       </div>
       {submitError ? (
@@ -116,7 +117,7 @@ export function KycForm({ actor }: { actor: KycActor }) {
         </p>
       ) : null}
       <div className="kyc-actions">
-        <Button type="submit" variant="primary" size="lg" pending={submitting} onClick={() => actor.send({ type: 'kyc.submit' })} data-testid="kyc-submit">
+        <Button type="submit" variant="primary" size="lg" pending={submitting} onClick={() => send({ type: 'kyc.submit' })} data-testid="kyc-submit">
           {t('submit')}
         </Button>
       </div>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { fromPromise } from 'xstate';
@@ -8,7 +9,7 @@ import type { KycForm as KycFormValues, KycStateName } from '../../../machines/k
 import { isKycFrame, KYC_PATHS } from '../../../protocol/kyc.ts';
 import type { KycStatusDto } from '../../../protocol/kyc.ts';
 import { PRODUCT_NAME } from '../../../protocol/user.ts';
-import { useApi, useAppCore, useSessionSend, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { useApi, useSessionSend, useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -29,6 +30,9 @@ export function kycFormData(form: KycFormValues): FormData {
   for (const slot of ['cover', 'info'] as const) {
     const f = form[slot];
     if (f instanceof Blob) body.append(slot, f, f.name);
+    // A replayed intent carries only the photo's description (the log never holds its bytes):
+    // send a same-shaped placeholder so the request matches the recorded one.
+    else if (f) body.append(slot, new File([new Uint8Array(f.size)], f.name, { type: f.type }), f.name);
   }
   return body;
 }
@@ -53,7 +57,6 @@ const BADGE: Record<KycStateName, 'unverified' | 'review' | 'verified' | 'reject
 export function KycScreen() {
   const { t } = useTranslation('kyc');
   const api = useApi();
-  const core = useAppCore();
   const frames$ = useUserFrames();
   const sendSession = useSessionSend();
 
@@ -67,7 +70,7 @@ export function KycScreen() {
       }),
     [api],
   );
-  const actor = useActorRef(logic, { clock: core.ports.clock });
+  const [actor, send] = useScreenActor('kyc', logic);
   const state = useSelector(actor, (s) => s.value as KycStateName);
   const status = useSelector(actor, (s) => s.context.status);
   const loadError = useSelector(actor, (s) => s.context.loadError);
@@ -116,7 +119,7 @@ export function KycScreen() {
           <p className="acct-error" role="alert">
             {t('loadFailed', { msg: kycText(t, loadError ?? 'Error') })}
           </p>
-          <Button variant="secondary" size="sm" onClick={() => actor.send({ type: 'kyc.retry' })}>
+          <Button variant="secondary" size="sm" onClick={() => send({ type: 'kyc.retry' })}>
             {t('retry')}
           </Button>
         </div>
@@ -131,7 +134,7 @@ export function KycScreen() {
           <section className="acct-card kyc-card">
             <h2 className="acct-card__title">{t('formTitle')}</h2>
             <p className="acct-muted kyc-intro">{t('formIntro')}</p>
-            <KycForm actor={actor} />
+            <KycForm actor={actor} send={send} />
           </section>
         </>
       ) : null}

@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -20,6 +20,7 @@ import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
+import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import type { Order } from '../../../protocol/trading.ts';
 
 export interface OrderPanelProps {
@@ -108,8 +109,7 @@ function OrderTicket({ info, available, lastPrice, pickedPrice, lastOrderFrame, 
     () => orderMachine.provide({ actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => placeOrder(input, signal)) } }),
     [placeOrder],
   );
-  const actor = useActorRef(logic, {
-    clock: core.ports.clock,
+  const [actor, send] = useScreenActor('order', logic, {
     input: { symbol: info.symbol, rules: rulesOf(info), newId: () => core.ports.random.id(), draft: { leverage: Math.min(10, info.maxLever) } },
   });
   const state = useSelector(actor, (s) => s.value as string);
@@ -121,8 +121,8 @@ function OrderTicket({ info, available, lastPrice, pickedPrice, lastOrderFrame, 
     actor.send({ type: 'order.rules', symbol: info.symbol, rules: rulesOf(info) });
   }, [actor, info]);
   useEffect(() => {
-    if (pickedPrice) actor.send({ type: 'order.edit', patch: { price: pickedPrice.price, type: 'limit' } });
-  }, [actor, pickedPrice]);
+    if (pickedPrice) send({ type: 'order.edit', patch: { price: pickedPrice.price, type: 'limit' } });
+  }, [send, pickedPrice]);
   useEffect(() => {
     if (lastOrderFrame) {
       actor.send({ type: 'order.frame', clientOrderId: lastOrderFrame.clientOrderId, orderId: String(lastOrderFrame.id), status: lastOrderFrame.status });
@@ -133,12 +133,12 @@ function OrderTicket({ info, available, lastPrice, pickedPrice, lastOrderFrame, 
   }, [state, onPlaced]);
 
   const market = { available: available ?? 0, lastPrice: lastPrice ?? 0 };
-  const edit = (patch: Partial<OrderDraft>) => actor.send({ type: 'order.edit', patch });
+  const edit = (patch: Partial<OrderDraft>) => send({ type: 'order.edit', patch });
   const submit = (side: OrderSide) => {
     // NOTE: after a network failure the same button is a retry of the same ticket, so only a
     // side change edits the draft (which starts a new ticket).
     if (draft.side !== side) edit({ side });
-    actor.send({ type: 'order.submit', market });
+    send({ type: 'order.submit', market });
   };
   const cost = estimateCost(draft, market, rulesOf(info));
   const busy = state === 'submitting';
@@ -232,7 +232,7 @@ function OrderTicket({ info, available, lastPrice, pickedPrice, lastOrderFrame, 
           {errorText(error)}
         </p>
       )}
-      <OrderStatusLine state={state} failure={failure?.msg ?? null} onRetry={() => actor.send({ type: 'order.retry' })} />
+      <OrderStatusLine state={state} failure={failure?.msg ?? null} onRetry={() => send({ type: 'order.retry' })} />
 
       <div className="rf-op-actions">
         <Button variant="up" block pending={busy && draft.side === 'buy'} disabled={busy} onClick={() => submit('buy')}>
@@ -245,14 +245,14 @@ function OrderTicket({ info, available, lastPrice, pickedPrice, lastOrderFrame, 
 
       <Modal
         open={state === 'confirming'}
-        onClose={() => actor.send({ type: 'order.back' })}
+        onClose={() => send({ type: 'order.back' })}
         title={t('riskTitle')}
         footer={
           <>
-            <Button variant="secondary" onClick={() => actor.send({ type: 'order.back' })}>
+            <Button variant="secondary" onClick={() => send({ type: 'order.back' })}>
               {t('back')}
             </Button>
-            <Button variant={draft.side === 'buy' ? 'up' : 'down'} onClick={() => actor.send({ type: 'order.confirm' })}>
+            <Button variant={draft.side === 'buy' ? 'up' : 'down'} onClick={() => send({ type: 'order.confirm' })}>
               {t('confirmOrder')}
             </Button>
           </>
