@@ -7,7 +7,7 @@ import type { HttpOutcome, HttpRequest, Ports, SocketHandlers } from './types.ts
  * Replay adapters (DESIGN §4): the same port interfaces as the browser set, served from a
  * recorded event log. They never guess:
  * - Http answers each request with the next recorded response for the same `METHOD path`, in
- *   order, at the `t` of that response (the promise resolves when the driver delivers the
+ *   order (a GET may skip recorded reads with another query: see `request`), at the `t` of that response (the promise resolves when the driver delivers the
  *   `http.response` record). A request with no recorded counterpart, or whose query/body differ
  *   from the recording, is reported as a {@link Divergence} (expected vs actual).
  * - Socket connections are matched to recorded connections by URL in opening order; the driver
@@ -52,6 +52,8 @@ export interface ReplayPortsController {
   divergences: Divergence[];
   /** Recorded requests and storage writes the app never made (in headless replay: the screens'). */
   unissued: LogRecord[];
+  /** True once the app has made the request of this `http.request` record (or it is unknown). */
+  isIssued(rec: LogRecord): boolean;
   /**
    * Delivers one transport record (`http.*`, `ws.*`, `storage.*`, `random`). Returns true when a
    * promise was resolved, so the driver must let microtasks run before the next record.
@@ -135,7 +137,16 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
     request(req) {
       const key = `${req.method} ${req.path}`;
       const q = queues.get(key) ?? [];
-      const at = cursor.get(key) ?? 0;
+      let at = cursor.get(key) ?? 0;
+      const actual = requestView(req);
+      // A GET is a read: when a screen's refetches were merged into one render here but not in
+      // the recording (or the other way round), skip recorded duplicates up to the first read
+      // with exactly this query. Writes keep strict order.
+      const head = q[at];
+      if (req.method === 'GET' && head && stableStringify(recordedView(head.request)) !== stableStringify(actual)) {
+        const hit = q.findIndex((e, i) => i > at && stableStringify(recordedView(e.request)) === stableStringify(actual));
+        if (hit > at) at = hit;
+      }
       const entry = q[at];
       if (!entry) {
         diverge({ what: 'http', message: `no recorded request left for ${key}`, expected: null, actual: { method: req.method, path: req.path, ...requestView(req) } });
@@ -143,7 +154,6 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       }
       cursor.set(key, at + 1);
       entry.issued = true;
-      const actual = requestView(req);
       const expected = recordedView(entry.request);
       if (stableStringify(actual) !== stableStringify(expected)) {
         diverge({ what: 'http', message: `request ${key} differs from the recording (seq ${entry.request.seq})`, expected, actual });
@@ -237,6 +247,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       currentSeq = seq;
     },
     pendingRequests: () => [...byId.values()].filter((e) => e.issued && !e.delivered).length,
+    isIssued: (rec) => byId.get(num(rec.id))?.issued ?? true,
     finish() {
       let n = 0;
       for (const c of appConns) {

@@ -133,3 +133,30 @@ export async function presetStorage(page: Page, values: Record<string, string>):
     for (const [k, val] of Object.entries(v)) window.localStorage.setItem(k, val);
   }, { lang: 'en', ...values });
 }
+
+/** The seeded demo account (server/services/accounts.ts). */
+export const DEMO_ACCOUNT = { email: 'demo@example.com', password: 'demo1234' } as const;
+
+let demoSession: Promise<string> | null = null;
+
+/**
+ * A session token for the demo account, logged in once per Playwright worker (workers: 1) and
+ * shared by the specs that use the demo: a second mail-code login within the server's resend
+ * interval would be refused ('Please wait before requesting another code'). Specs must not log
+ * this session out.
+ */
+export function demoToken(request: APIRequestContext): Promise<string> {
+  demoSession ??= (async () => {
+    const before = await lastMailId(request, DEMO_ACCOUNT.email);
+    await request.post('/api/user/sendMailCode', { data: { email: DEMO_ACCOUNT.email, type: 'login' } });
+    const { code } = await mailCode(request, DEMO_ACCOUNT.email, before);
+    const res = await request.post('/api/user/login', { form: { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password, code } });
+    const env = (await res.json()) as { code: number; msg: string; data: { token: string } };
+    if (env.code !== 200) throw new Error(`demo login: ${env.msg}`);
+    return env.data.token;
+  })();
+  return demoSession.catch((e: unknown) => {
+    demoSession = null;
+    throw e;
+  });
+}

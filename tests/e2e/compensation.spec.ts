@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { lastMailId, mailCode, presetStorage } from './authHelpers.ts';
+import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage } from './authHelpers.ts';
 
 /**
  * The compensation programme end to end (E2E_PORT=8212) with the seeded demo account, against the
@@ -11,7 +11,6 @@ import { lastMailId, mailCode, presetStorage } from './authHelpers.ts';
  * to screenshots/.
  */
 
-const DEMO = { email: 'demo@example.com', password: 'demo1234' };
 
 interface Order {
   id: number;
@@ -20,15 +19,6 @@ interface Order {
   paid: string;
 }
 
-async function demoToken(request: APIRequestContext): Promise<string> {
-  const before = await lastMailId(request, DEMO.email);
-  await request.post('/api/user/sendMailCode', { data: { email: DEMO.email, type: 'login' } });
-  const { code } = await mailCode(request, DEMO.email, before);
-  const res = await request.post('/api/user/login', { form: { email: DEMO.email, password: DEMO.password, code } });
-  const env = (await res.json()) as { code: number; msg: string; data: { token: string } };
-  if (env.code !== 200) throw new Error(`demo login: ${env.msg}`);
-  return env.data.token;
-}
 
 async function orders(request: APIRequestContext, token: string): Promise<Order[]> {
   const res = await request.get('/api/compensation/orders?pageSize=50', { headers: { Authorization: token } });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignUp, lastMailId, mailCode, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { apiSignUp, demoToken, presetStorage, uniqueEmail } from './authHelpers.ts';
 
 /**
  * Vouchers end to end (E2E_PORT=8213), against the real server and the built app: a fresh account
@@ -8,7 +8,6 @@ import { apiSignUp, lastMailId, mailCode, presetStorage, uniqueEmail } from './a
  * move to "Merged". Screenshots (desktop 1440 and phone 390, both themes) go to screenshots/.
  */
 
-const DEMO = { email: 'demo@example.com', password: 'demo1234' };
 
 interface Voucher {
   id: number;
@@ -19,15 +18,6 @@ interface Voucher {
   expiresAt: number | null;
 }
 
-async function demoToken(request: APIRequestContext): Promise<string> {
-  const before = await lastMailId(request, DEMO.email);
-  await request.post('/api/user/sendMailCode', { data: { email: DEMO.email, type: 'login' } });
-  const { code } = await mailCode(request, DEMO.email, before);
-  const res = await request.post('/api/user/login', { form: { email: DEMO.email, password: DEMO.password, code } });
-  const env = (await res.json()) as { code: number; msg: string; data: { token: string } };
-  if (env.code !== 200) throw new Error(`demo login: ${env.msg}`);
-  return env.data.token;
-}
 
 async function vouchers(request: APIRequestContext, token: string, query: string): Promise<Voucher[]> {
   const res = await request.get(`/api/vouchers?pageSize=100&${query}`, { headers: { Authorization: token } });

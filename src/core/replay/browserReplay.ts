@@ -27,6 +27,13 @@ export interface BrowserReplay {
 }
 
 const SCREEN_OWNED = new Set(['socket.subscribe', 'socket.unsubscribe']);
+/** Real time the replayed app gets to make a recorded request before the replay moves on. */
+const REQUEST_WAIT_MS = 1000;
+
+async function waitUntil(done: () => boolean, maxMs: number): Promise<void> {
+  for (let waited = 0; !done() && waited < maxMs; waited += 10) await new Promise<void>((r) => setTimeout(r, 10));
+}
+
 /** Real time a newly routed screen gets to load and mount before the next record. */
 const ROUTE_SETTLE_MS = 300;
 
@@ -71,6 +78,9 @@ export function startBrowserReplay(text: string): BrowserReplay {
         const rec = log.records[next];
         if (!rec || rec.seq > seq) break;
         next += 1;
+        // A request the user's screen made: React renders and runs effects asynchronously, so give
+        // the replayed screen real time to make it before anything recorded after it happens.
+        if (rec.kind === 'http.request') await waitUntil(() => h.ports.isIssued(rec), REQUEST_WAIT_MS);
         const target = log.header.startedAt + rec.t;
         if (target > h.ports.clock.now()) h.ports.clock.set(target);
         if (h.deliver(rec)) await flush();

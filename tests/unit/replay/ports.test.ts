@@ -23,6 +23,30 @@ describe('replay ports', () => {
     expect(c.divergences).toEqual([]);
   });
 
+  it('a GET skips recorded reads with another query (a merged refetch); a POST keeps strict order', async () => {
+    const log = recs([
+      { t: 0, kind: 'http.request', id: 1, method: 'GET', path: '/v', query: { kind: 'a' } },
+      { t: 1, kind: 'http.response', id: 1, envelope: { code: 200, msg: 'a1', data: 1 } },
+      { t: 2, kind: 'http.request', id: 2, method: 'GET', path: '/v', query: { kind: 'a' } },
+      { t: 3, kind: 'http.response', id: 2, envelope: { code: 200, msg: 'a2', data: 2 } },
+      { t: 4, kind: 'http.request', id: 3, method: 'GET', path: '/v', query: { kind: 'b' } },
+      { t: 5, kind: 'http.response', id: 3, envelope: { code: 200, msg: 'b', data: 3 } },
+      { t: 6, kind: 'http.request', id: 4, method: 'POST', path: '/w', body: { n: 1 } },
+      { t: 7, kind: 'http.response', id: 4, envelope: { code: 200, msg: 'w1', data: null } },
+      { t: 8, kind: 'http.request', id: 5, method: 'POST', path: '/w', body: { n: 2 } },
+      { t: 9, kind: 'http.response', id: 5, envelope: { code: 200, msg: 'w2', data: null } },
+    ]);
+    const c = createReplayPorts(log, 0);
+    const msg = (o: { kind: string; envelope?: { msg: string } }) => (o.kind === 'envelope' ? o.envelope?.msg : o.kind);
+    const a = c.ports.http.request({ method: 'GET', path: '/v', query: { kind: 'a' } });
+    for (const r of log.slice(0, 4)) c.deliver(r);
+    const b = c.ports.http.request({ method: 'GET', path: '/v', query: { kind: 'b' } });
+    const w = c.ports.http.request({ method: 'POST', path: '/w', body: { n: 2 } });
+    for (const r of log.slice(4)) c.deliver(r);
+    expect([msg(await a), msg(await b), msg(await w)]).toEqual(['a1', 'b', 'w1']);
+    expect(c.divergences.map((d) => d.message)).toEqual(['request POST /w differs from the recording (seq 7)']);
+  });
+
   it('reports (never guesses) a request the log does not have or whose body differs', async () => {
     const log = recs([
       { t: 0, kind: 'http.request', id: 1, method: 'POST', path: '/user/login', body: { email: 'a@b.c' } },
