@@ -526,8 +526,11 @@ async function main(): Promise<void> {
           ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
         ];
         problems.push(...(await browserReplayProblems(browser, server.base, text, result.final.hash)));
-        if (problems.length > 0) writeFileSync(join(tmp, "..", `${sc.name}.failed.jsonl`), text);
-        if (problems.length > 0) throw new Error(`${sc.name}: the UI recording does not replay as expected:\n  ${problems.join('\n  ')}`);
+        if (problems.length > 0) {
+          const kept = join(tmpdir(), `${sc.name}.failed.jsonl`);
+          writeFileSync(kept, text);
+          throw new Error(`${sc.name}: the UI recording does not replay as expected (kept in ${kept}):\n  ${problems.join('\n  ')}`);
+        }
         for (const secret of [account.password, account.token, ...(sc.secrets ?? [])]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
         writeFileSync(join(values.out, `${sc.name}.jsonl`), text);
         writeFileSync(join(values.out, `${sc.name}.expect.json`), `${JSON.stringify(spec, null, 2)}\n`);
