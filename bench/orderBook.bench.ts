@@ -218,20 +218,27 @@ function runSynthetic(impls: BookImpl[]): { perSecond: Map<string, number>; avgL
   return { perSecond, avgLevelsPerSide: (final.bids.length + final.asks.length) / 2, levelsPerDiff: levels / SYNTHETIC_DIFFS };
 }
 
+/**
+ * Retained heap per book: build 100 books, then measure what dropping them frees (both readings
+ * after full collections), so unrelated garbage freed meanwhile cannot skew the figure.
+ */
 function heapPerBook(impl: BookImpl): number {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const feed = new SyntheticFeed(7);
   const snaps = Array.from({ length: 100 }, () => feed.snapshot(200));
-  gc();
   // Typed-array backing stores live outside the JS heap: count them too.
   const used = (): number => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-  const before = used();
-  const books = snaps.map((s) => impl.create(s));
-  gc();
-  const after = used();
+  const settle = (): number => {
+    for (let i = 0; i < 3; i++) gc();
+    return used();
+  };
+  const books: unknown[] = snaps.map((s) => impl.create(s));
+  const held = settle();
   if (books.length !== 100) throw new Error('unreachable');
-  return (after - before) / 100;
+  books.length = 0; // drop every book
+  const freed = settle();
+  return (held - freed) / 100;
 }
 
 const round = (n: number): number => Math.round(n);

@@ -242,8 +242,8 @@ describe('order book reducer (model-based, fc.commands)', () => {
       { numRuns: 200 },
     );
   });
-  it('large books (many chunks: splits, emptied chunks, bulk snapshots) match the reference and keep old states intact', () => {
-    // Wide price ranges and long diffs so sides grow past many MAX_CHUNK_LEVELS-level chunks.
+  it('large books (bulk snapshots, long diffs) match the reference and keep old states intact', () => {
+    // Wide price ranges and long diffs: sides of hundreds of levels, many snapshots (fresh stores).
     const wideLevels = (lo: number, hi: number): fc.Arbitrary<Level[]> => fc.array(levelArb(lo, hi), { maxLength: 40 });
     const stepArb = fc.oneof(
       { weight: 12, arbitrary: fc.tuple(wideLevels(2, 400), wideLevels(300, 700)).map(([bids, asks]) => ({ snapshot: false as const, bids, asks })) },
@@ -272,5 +272,75 @@ describe('order book reducer (model-based, fc.commands)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+// ---- persistence through the undo log (src/streams/bookStore.ts) ----
+describe('order book persistence (shared store, undo log)', () => {
+  const diffAfter = (s: OrderBookState, bids: Level[], asks: Level[]): DepthFrame => ({
+    type: 'depth', symbol: SYMBOL, snapshot: false, firstSeq: s.seq + 1, lastSeq: s.seq + 1, prevSeq: s.seq, bids, asks, ts: s.seq + 1,
+  });
+  const view = (s: OrderBookState) => [s.status, s.seq, sideLevels(s.bids), sideLevels(s.asks)];
+
+  it('reducing an older state (a branch) equals a straight run, and never changes the other states', () => {
+    const sideArb = fc.array(levelArb(2, 120), { maxLength: 8 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(sideArb, sideArb), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(sideArb, sideArb), { minLength: 1, maxLength: 10 }),
+        fc.nat(),
+        fc.array(fc.tuple(sideArb, sideArb), { maxLength: 10 }),
+        (trunk, branch, at, more) => {
+          const ex = new Exchange(SYMBOL, 0);
+          const states: OrderBookState[] = [reduceOrderBook(initialOrderBook(SYMBOL), ex.snapshot())];
+          const frames: DepthFrame[] = [];
+          for (const [b, a] of trunk) {
+            const f = diffAfter(states[states.length - 1] as OrderBookState, b, a);
+            frames.push(f);
+            states.push(reduceOrderBook(states[states.length - 1] as OrderBookState, f));
+          }
+          const copies = states.map(view);
+          const i = at % states.length;
+          // the branch: from state i, other frames
+          let br = states[i] as OrderBookState;
+          const branchFrames: DepthFrame[] = [];
+          for (const [b, a] of branch) {
+            const f = diffAfter(br, b, a);
+            branchFrames.push(f);
+            br = reduceOrderBook(br, f);
+          }
+          const straight = [...frames.slice(0, i), ...branchFrames].reduce(reduceOrderBook, states[0] as OrderBookState);
+          expect(view(br)).toEqual(view(straight));
+          states.forEach((s, k) => expect(view(s)).toEqual(copies[k]));
+          // the trunk's newest state still moves on correctly
+          let head = states[states.length - 1] as OrderBookState;
+          const trunkMore: DepthFrame[] = [];
+          for (const [b, a] of more) {
+            const f = diffAfter(head, b, a);
+            trunkMore.push(f);
+            head = reduceOrderBook(head, f);
+          }
+          expect(view(head)).toEqual(view([...frames, ...trunkMore].reduce(reduceOrderBook, states[0] as OrderBookState)));
+          expect(view(br)).toEqual(view(straight));
+          states.forEach((s, k) => expect(view(s)).toEqual(copies[k]));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a state older than the undo horizon fails loudly when read; recent states read fine', () => {
+    const ex = new Exchange(SYMBOL, 0);
+    const first = reduceOrderBook(initialOrderBook(SYMBOL), ex.snapshot());
+    let s = reduceOrderBook(first, diffAfter(first, [[100, 1]], [[101, 1]]));
+    const early = s;
+    const earlyView = view(early);
+    expect(sideLevels(early.bids)).toEqual([[100, 1]]);
+    for (let i = 0; i < 40_000; i++) s = reduceOrderBook(s, diffAfter(s, [[100, 1 + (i % 7)]], []));
+    expect(sideLevels(s.bids)).toEqual([[100, 1 + (39_999 % 7)]]);
+    expect(() => sideLevels(early.bids)).toThrow(/older than the undo horizon/);
+    expect(earlyView[2]).toEqual([[100, 1]]);
+    // the asks side never changed after `early`, so it still reads from the store
+    expect(sideLevels(early.asks)).toEqual([[101, 1]]);
   });
 });
