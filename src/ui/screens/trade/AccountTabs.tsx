@@ -25,9 +25,22 @@ export function dateTime(ms: number): string {
  * history, trade history and transaction (ledger) history, from {@link TradingAccount}.
  * Prices use the instrument's precision when the row is for a known symbol.
  */
-export function AccountTabs({ account, symbols, newId }: { account: TradingAccount; symbols: readonly SymbolInfo[]; newId: () => string }) {
+export function AccountTabs({
+  account,
+  symbols,
+  newId,
+  tab,
+  onTab,
+}: {
+  account: TradingAccount;
+  symbols: readonly SymbolInfo[];
+  newId: () => string;
+  /** The open tab, owned by the screen so it survives a desktop ↔ tablet layout switch (a remount). */
+  tab: AccountTab;
+  onTab: (tab: AccountTab) => void;
+}) {
   const { t } = useTranslation('trade');
-  const [tab, setTab] = useState<AccountTab>('positions');
+  const setTab = onTab;
   const [editing, setEditing] = useState<Position | null>(null);
   const pp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.pricePrecision ?? 2;
   const qp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.qtyPrecision ?? 3;

@@ -12,7 +12,7 @@ import { OrderBook } from '../../components/orderbook/OrderBook.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice, useKlineSetting, useTheme } from '../../hooks/usePrefs.ts';
 import { klineColors } from '../../theme/klineColors.ts';
-import { AccountTabs } from './AccountTabs.tsx';
+import { AccountTabs, type AccountTab } from './AccountTabs.tsx';
 import { OrderPanel } from './OrderPanel.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { TradeHeader } from './TradeHeader.tsx';
@@ -77,6 +77,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   const chartTheme = useChartTheme();
   const [chartTab, setChartTab] = useState<ChartTab>('chart');
   const [mobileTab, setMobileTab] = useState<MobileTab>('chart');
+  const [accountTab, setAccountTab] = useState<AccountTab>('positions');
   const [picked, setPicked] = useState<{ price: string; n: number } | null>(null);
   const newId = useCallback(() => core.ports.random.id(), [core]);
 
@@ -149,7 +150,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
           {mobileTab === 'info' && rules}
         </div>
         <div className="rf-trade-panel">{panel}</div>
-        <AccountTabs account={account} symbols={symbolsList} newId={newId} />
+        <AccountTabs account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
       </div>
     );
   }
@@ -171,7 +172,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       </div>
       <div className="rf-trade-panel">{panel}</div>
       <div className="rf-trade-account">
-        <AccountTabs account={account} symbols={symbolsList} newId={newId} />
+        <AccountTabs account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
       </div>
     </div>
   );
