@@ -1,53 +1,26 @@
-import { useCallback, useEffect, useState } from 'react';
-import { errorMessage } from '../../../api/client.ts';
+import { useEffect, useState } from 'react';
 import { COMPENSATION_PATHS } from '../../../protocol/compensation.ts';
 import type { CompensationList } from '../../../protocol/compensation.ts';
 import type { Page } from '../../../protocol/envelope.ts';
 import { VOUCHER_PATHS } from '../../../protocol/vouchers.ts';
 import type { Voucher, VoucherKind } from '../../../protocol/vouchers.ts';
 import { useApi, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { useLiveGet, type Load } from '../../hooks/useLiveGet.ts';
 import type { StatusFilter } from './compensationModel.ts';
 
-export type ListLoad = { status: 'loading' } | { status: 'error'; msg: string } | { status: 'ready'; data: CompensationList };
+export type ListLoad = Load<CompensationList>;
 
 export const PAGE_SIZE = 10;
 
+const RELOAD_ON = ['compensation'];
+
 /**
- * One page of the user's compensation orders (with the summary). Reloads when the filter or page
- * changes, on `reload()`, and on every `compensation` user-socket frame (created, claimed, paid,
- * boosted, withdrawn), so the list and the summary follow the server live. A stale answer is
- * ignored rather than aborted (an aborted call would surface as a network-error toast).
+ * One page of the user's compensation orders (with the summary), following every `compensation`
+ * user-socket frame (created, claimed, paid, boosted, withdrawn), so the list and the summary
+ * follow the server live.
  */
 export function useCompensationList(filter: StatusFilter, page: number): { load: ListLoad; reload: () => void } {
-  const api = useApi();
-  const frames$ = useUserFrames();
-  const [load, setLoad] = useState<ListLoad>({ status: 'loading' });
-  const [nonce, setNonce] = useState(0);
-  const reload = useCallback(() => setNonce((n) => n + 1), []);
-
-  useEffect(() => {
-    let live = true;
-    api
-      .get<CompensationList>(COMPENSATION_PATHS.orders, { page, pageSize: PAGE_SIZE, status: filter === 'all' ? undefined : filter })
-      .then((data) => {
-        if (live) setLoad({ status: 'ready', data });
-      })
-      .catch((e: unknown) => {
-        if (live) setLoad({ status: 'error', msg: errorMessage(e) });
-      });
-    return () => {
-      live = false;
-    };
-  }, [api, filter, page, nonce]);
-
-  useEffect(() => {
-    const sub = frames$.subscribe((f) => {
-      if (f.type === 'compensation') reload();
-    });
-    return () => sub.unsubscribe();
-  }, [frames$, reload]);
-
-  return { load, reload };
+  return useLiveGet<CompensationList>(COMPENSATION_PATHS.orders, { page, pageSize: PAGE_SIZE, status: filter === 'all' ? undefined : filter }, RELOAD_ON);
 }
 
 /**

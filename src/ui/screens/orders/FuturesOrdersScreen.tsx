@@ -64,7 +64,7 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
     );
   }
   if (load.status === 'loading') return <p className="acct-muted orders-pad">{t('common:loading')}</p>;
-  const { list, total, pageSize } = load.page;
+  const { list, total, pageSize } = load.data;
   const pages = pageCount(total, pageSize);
   const label = t(TAB_LABEL[tab]);
   return (
