@@ -1,18 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import { DashboardScreen } from '../../../src/ui/screens/dashboard/DashboardScreen.tsx';
-import { renderAssets, USER } from './assetsHarness.tsx';
+import { renderAssets, USER, installClickClock } from './assetsHarness.tsx';
 
-beforeEach(() => {
-  let t = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+installClickClock();
 
 const filled = {
   id: 'o1', clientOrderId: 'c1', symbol: 'ETHUSDT', contract: 'perp', kind: 'marketOpen', side: 'sell', price: 3000, qty: 0.5, leverage: 5, status: 'filled',

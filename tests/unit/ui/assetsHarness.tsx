@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import { act, render, type RenderResult } from '@testing-library/react';
+import { act, cleanup, render, type RenderResult } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { SimulatedClock } from 'xstate';
 import { createAppCore, type AppCore } from '../../../src/core/createAppCore.ts';
@@ -125,4 +126,20 @@ export function renderAssets(opts: AssetsHarnessOptions): AssetsHarness {
     },
     location: () => result.queryByTestId('location')?.textContent ?? url,
   };
+}
+
+/**
+ * Per-test set-up of the account-screen specs: every `performance.now()` read moves 1 s, so the
+ * Button's 450 ms click guard (SPEC §9) never swallows a test's click; after each test the render
+ * is cleaned up and the mocks restored. Call once at the top of a spec file.
+ */
+export function installClickClock(): void {
+  beforeEach(() => {
+    let t = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
 }

@@ -1,20 +1,13 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
 import type { LedgerEntry, Order } from '../../../src/protocol/trading.ts';
 import { FuturesOrdersScreen } from '../../../src/ui/screens/orders/FuturesOrdersScreen.tsx';
-import { renderAssets } from './assetsHarness.tsx';
+import { renderAssets, installClickClock } from './assetsHarness.tsx';
 
-beforeEach(() => {
-  let t = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+installClickClock();
 
 function order(i: number, over: Partial<Order> = {}): Order {
   return {

@@ -1,22 +1,14 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { Position } from '../../../src/protocol/trading.ts';
 import { AssetsOverviewScreen } from '../../../src/ui/screens/assets/AssetsOverviewScreen.tsx';
 import { FuturesAccountScreen } from '../../../src/ui/screens/assets/FuturesAccountScreen.tsx';
 import { SpotAccountScreen } from '../../../src/ui/screens/assets/SpotAccountScreen.tsx';
-import { BALANCES, bal, renderAssets } from './assetsHarness.tsx';
+import { BALANCES, bal, renderAssets, installClickClock } from './assetsHarness.tsx';
 
-beforeEach(() => {
-  // Step the Button's 450 ms click guard past its window on every click.
-  let t = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+installClickClock();
 
 const overview = (o: Partial<Parameters<typeof renderAssets>[0]> = {}) =>
   renderAssets({ path: '/my/assets/overview', screen: <AssetsOverviewScreen />, ...o });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { COMPENSATION_RESULT_HOLD_MS } from '../../../src/machines/compensationMachine.ts';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
@@ -9,21 +9,14 @@ import { KYC_REQUIRED_MSG } from '../../../src/protocol/user.ts';
 import type { Voucher } from '../../../src/protocol/vouchers.ts';
 import { CompensationOrdersScreen } from '../../../src/ui/screens/compensation/CompensationOrdersScreen.tsx';
 import type { Lang } from '../../../src/ui/i18n/languages.ts';
-import { renderAssets } from './assetsHarness.tsx';
+import { renderAssets, installClickClock } from './assetsHarness.tsx';
 
 /**
  * The compensation screen over a real app core on scripted ports: the scripted Http plays a tiny
  * server (orders in memory, the three actions change them), the user socket is fed by hand.
  */
 
-beforeEach(() => {
-  let t = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+installClickClock();
 
 function order(id: number, status: CompensationStatus, over: Partial<CompensationOrder> = {}): CompensationOrder {
   return {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
 import { mergePreview, VOUCHER_MSG } from '../../../src/protocol/vouchers.ts';
@@ -8,7 +8,7 @@ import type { Voucher, VoucherKind, VoucherStatus } from '../../../src/protocol/
 import { CouponScreen } from '../../../src/ui/screens/coupon/CouponScreen.tsx';
 import { formatDay } from '../../../src/ui/screens/coupon/couponModel.ts';
 import type { Lang } from '../../../src/ui/i18n/languages.ts';
-import { renderAssets } from './assetsHarness.tsx';
+import { renderAssets, installClickClock } from './assetsHarness.tsx';
 
 /**
  * The coupon screen over a real app core on scripted ports: the scripted Http plays a tiny voucher
@@ -16,14 +16,7 @@ import { renderAssets } from './assetsHarness.tsx';
  * the user socket is fed by hand.
  */
 
-beforeEach(() => {
-  let t = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+installClickClock();
 
 const NOW = 1_700_000_000_000;
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
 import { KYC_MSG, maskDocNumber } from '../../../src/protocol/kyc.ts';
@@ -8,7 +8,7 @@ import type { KycStatusDto, KycSubmissionSummary } from '../../../src/protocol/k
 import { KYC_IMAGE_MAX_BYTES } from '../../../src/protocol/user.ts';
 import { KycScreen } from '../../../src/ui/screens/kyc/KycScreen.tsx';
 import type { Lang } from '../../../src/ui/i18n/languages.ts';
-import { renderAssets } from './assetsHarness.tsx';
+import { renderAssets, installClickClock } from './assetsHarness.tsx';
 
 /**
  * The KYC screen over a REAL app core on scripted ports: the form's client rules, the multipart
@@ -16,14 +16,7 @@ import { renderAssets } from './assetsHarness.tsx';
  * resubmission, the verified panel, a network failure keeping the input, and the languages.
  */
 
-beforeEach(() => {
-  let t = 0;
-  vi.spyOn(performance, 'now').mockImplementation(() => (t += 1000));
-});
-afterEach(() => {
-  cleanup();
-  vi.restoreAllMocks();
-});
+installClickClock();
 
 function sub(status: KycSubmissionSummary['status'], reason: string | null = null, over: Partial<KycSubmissionSummary> = {}): KycSubmissionSummary {
   return { id: 1, status, country: 'FR', docType: 'passport', firstName: 'Marie', lastName: 'Curie', docNumberMasked: maskDocNumber('AB1234567'), reason, submittedAt: 1_700_000_000_000, reviewedAt: status === 'review' ? null : 1_700_000_100_000, ...over };
