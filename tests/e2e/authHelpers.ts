@@ -160,3 +160,23 @@ export function demoToken(request: APIRequestContext): Promise<string> {
     throw e;
   });
 }
+
+/**
+ * Full-page screenshots of the current page in both themes (`screenshots/<name>-dark.png`,
+ * `-light.png`), switching the root theme class in place and waiting out the colour transitions;
+ * leaves the page dark.
+ */
+export async function themeShots(page: Page, name: string): Promise<void> {
+  for (const theme of ['dark', 'light'] as const) {
+    await page.evaluate((t) => {
+      document.documentElement.classList.remove('theme-dark', 'theme-light');
+      document.documentElement.classList.add(`theme-${t}`);
+    }, theme);
+    await page.waitForTimeout(400); // let colour transitions finish
+    await page.screenshot({ path: `screenshots/${name}-${theme}.png`, fullPage: true });
+  }
+  await page.evaluate(() => {
+    document.documentElement.classList.remove('theme-light');
+    document.documentElement.classList.add('theme-dark');
+  });
+}

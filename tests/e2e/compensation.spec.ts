@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage } from './authHelpers.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage, themeShots } from './authHelpers.ts';
 
 /**
  * The compensation programme end to end (E2E_PORT=8212) with the seeded demo account, against the
@@ -11,14 +11,12 @@ import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage } from './authHelpers.ts
  * to screenshots/.
  */
 
-
 interface Order {
   id: number;
   status: string;
   amount: string;
   paid: string;
 }
-
 
 async function orders(request: APIRequestContext, token: string): Promise<Order[]> {
   const res = await request.get('/api/compensation/orders?pageSize=50', { headers: { Authorization: token } });
@@ -33,21 +31,6 @@ async function fundUsdt(request: APIRequestContext, token: string): Promise<numb
 
 const money = (n: number): string => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
-async function shots(page: Page, size: string): Promise<void> {
-  for (const theme of ['dark', 'light'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.classList.remove('theme-dark', 'theme-light');
-      document.documentElement.classList.add(`theme-${t}`);
-    }, theme);
-    await page.waitForTimeout(400); // let colour transitions finish
-    await page.screenshot({ path: `screenshots/compensation-${size}-${theme}.png`, fullPage: true });
-  }
-  await page.evaluate(() => {
-    document.documentElement.classList.remove('theme-light');
-    document.documentElement.classList.add('theme-dark');
-  });
-}
-
 test('demo: claim, boost, fast-forward the payouts, withdraw into the fund account', async ({ page, request }) => {
   const token = await demoToken(request);
   await presetStorage(page, { token, theme: 'dark' });
@@ -61,7 +44,7 @@ test('demo: claim, boost, fast-forward the payouts, withdraw into the fund accou
   await expect(rows.nth(1)).toContainText('In compensation');
   await expect(rows.nth(2)).toContainText('Completed');
   await expect(page.getByTestId('comp-summaryPnl')).toContainText('-807.70');
-  await shots(page, 'desktop');
+  await themeShots(page, 'compensation-desktop');
 
   const seeded = await orders(request, token);
   const fresh = seeded.find((o) => o.status === 'notActive');
@@ -123,7 +106,7 @@ test('demo: claim, boost, fast-forward the payouts, withdraw into the fund accou
   await expect(rows).toHaveCount(3);
   const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(over).toBeLessThanOrEqual(0);
-  await shots(page, 'mobile');
+  await themeShots(page, 'compensation-mobile');
 
   // translated (Traditional Chinese, the default language)
   await page.evaluate(() => window.localStorage.setItem('lang', 'hk'));

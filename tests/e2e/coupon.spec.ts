@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignUp, demoToken, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiSignUp, demoToken, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
 
 /**
  * Vouchers end to end (E2E_PORT=8213), against the real server and the built app: a fresh account
@@ -7,7 +7,6 @@ import { apiSignUp, demoToken, presetStorage, uniqueEmail } from './authHelpers.
  * vouchers in the browser and sees the new one (value summed, earliest expiry) while the inputs
  * move to "Merged". Screenshots (desktop 1440 and phone 390, both themes) go to screenshots/.
  */
-
 
 interface Voucher {
   id: number;
@@ -18,25 +17,9 @@ interface Voucher {
   expiresAt: number | null;
 }
 
-
 async function vouchers(request: APIRequestContext, token: string, query: string): Promise<Voucher[]> {
   const res = await request.get(`/api/vouchers?pageSize=100&${query}`, { headers: { Authorization: token } });
   return ((await res.json()) as { data: { list: Voucher[] } }).data.list;
-}
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const theme of ['dark', 'light'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.classList.remove('theme-dark', 'theme-light');
-      document.documentElement.classList.add(`theme-${t}`);
-    }, theme);
-    await page.waitForTimeout(400); // let colour transitions finish
-    await page.screenshot({ path: `screenshots/coupon-${name}-${theme}.png`, fullPage: true });
-  }
-  await page.evaluate(() => {
-    document.documentElement.classList.remove('theme-light');
-    document.documentElement.classList.add('theme-dark');
-  });
 }
 
 test('a fresh account sees its two welcome vouchers', async ({ page, request }) => {
@@ -74,10 +57,10 @@ test('demo: merge two loss-protection vouchers and see the result', async ({ pag
 
   await page.goto('/my/coupon');
   await expect(page.getByTestId(`cpn-card-${a.id}`)).toBeVisible();
-  await shots(page, 'desktop');
+  await themeShots(page, 'coupon-desktop');
   await page.getByRole('tab', { name: 'Speed' }).click();
   await expect(page.getByTestId('cpn-list')).toContainText('44%');
-  await shots(page, 'speed-desktop');
+  await themeShots(page, 'coupon-speed-desktop');
   await page.getByTestId('cpn-filter-merged').click();
   await expect(page.getByTestId('cpn-list').locator('li')).toHaveCount(2);
   await page.screenshot({ path: 'screenshots/coupon-speed-merged-desktop-dark.png' });
@@ -119,7 +102,7 @@ test('demo: merge two loss-protection vouchers and see the result', async ({ pag
   await expect(page.getByTestId(`cpn-card-${made?.id ?? 0}`)).toBeVisible();
   const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(over).toBeLessThanOrEqual(0);
-  await shots(page, 'mobile');
+  await themeShots(page, 'coupon-mobile');
   await page.getByTestId('cpn-merge-start').click();
   await page.screenshot({ path: 'screenshots/coupon-merge-select-mobile-dark.png', fullPage: true });
 });
