@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { makePng } from '../tests/e2e/authHelpers.ts';
+import { openReplayPage } from '../replay/replayPage.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
@@ -181,24 +182,9 @@ function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): nu
 async function browserReplayProblems(browser: Browser, base: string, text: string, headlessHash: string): Promise<string[]> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   try {
-    const leaked: string[] = [];
     await page.addInitScript(() => localStorage.setItem('lang', 'en'));
-    await page.route((url) => url.pathname === '/__replay/log.jsonl', (route) => route.fulfill({ status: 200, body: text }));
-    await page.route((url) => url.pathname.startsWith('/api/'), (route) => {
-      leaked.push(route.request().url());
-      return route.abort();
-    });
-    await page.routeWebSocket(/.*/, (ws) => {
-      leaked.push(ws.url());
-      void ws.close();
-    });
-    await page.goto(`${base}/?replay=/__replay/log.jsonl`);
-    await page.waitForFunction(() => '__rftReplay' in window);
-    const last = parseReplayText(text).records.at(-1)?.seq ?? 0;
-    const cp = await page.evaluate(
-      async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ hash: string; divergences: string[]; violations: string[] }> } }).__rftReplay.stepTo(seq),
-      last,
-    );
+    const { leaked, stepTo } = await openReplayPage(page, text, base);
+    const cp = await stepTo(parseReplayText(text).records.at(-1)?.seq ?? 0);
     return [
       ...cp.divergences.map((d) => `browser replay: divergence ${d}`),
       ...cp.violations.map((v) => `browser replay: ${v}`),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
+import { openReplayPage } from '../../replay/replayPage.ts';
 
 /**
  * Record and replay end to end, against the real server and the built app:
@@ -42,20 +43,9 @@ test('a support bundle exported from the help centre replays to the same state a
 
   // Browser replay: the same built app, but every HTTP and socket answer comes from the bundle.
   const replayPage = await page.context().newPage();
-  const leaked: string[] = [];
-  await replayPage.route((url) => url.pathname === '/__replay/bundle.jsonl', (route) => route.fulfill({ status: 200, body: text, contentType: 'application/x-ndjson' }));
-  await replayPage.route((url) => url.pathname.startsWith('/api/'), (route) => {
-    leaked.push(route.request().url());
-    return route.abort();
-  });
-  await replayPage.routeWebSocket(/.*/, (ws) => {
-    leaked.push(ws.url());
-    void ws.close();
-  });
-  await replayPage.goto('/?replay=/__replay/bundle.jsonl');
-  await replayPage.waitForFunction(() => '__rftReplay' in window);
+  const { leaked, stepTo } = await openReplayPage(replayPage, text);
   const last = log.records[log.records.length - 1]?.seq ?? 0;
-  const cp = await replayPage.evaluate(async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ seq: number; hash: string }> } }).__rftReplay.stepTo(seq), last);
+  const cp = await stepTo(last);
   expect(cp.seq).toBe(last);
   await expect(replayPage.getByTestId('help-center')).toBeVisible();
   await expect(replayPage.getByRole('heading', { name: 'Help centre' })).toBeVisible();
@@ -68,24 +58,8 @@ for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui',
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const spec = JSON.parse(readFileSync(`fixtures/sessions/${name}.expect.json`, 'utf8')) as { hash: string };
     await page.addInitScript(() => localStorage.setItem('lang', 'en')); // the recorded language, as the CLI does
-    await page.route((url) => url.pathname === '/__replay/fixture.jsonl', (route) => route.fulfill({ status: 200, body: text }));
-    const leaked: string[] = [];
-    await page.route((url) => url.pathname.startsWith('/api/'), (route) => {
-      leaked.push(route.request().url());
-      return route.abort();
-    });
-    await page.routeWebSocket(/.*/, (ws) => {
-      leaked.push(ws.url());
-      void ws.close();
-    });
-    await page.goto('/?replay=/__replay/fixture.jsonl');
-    await page.waitForFunction(() => '__rftReplay' in window);
-    const log = parseReplayText(text);
-    const last = log.records[log.records.length - 1]?.seq ?? 0;
-    const cp = await page.evaluate(
-      async (seq) => (window as unknown as { __rftReplay: { stepTo(s: number): Promise<{ hash: string; divergences: string[]; violations: string[] }> } }).__rftReplay.stepTo(seq),
-      last,
-    );
+    const { leaked, stepTo } = await openReplayPage(page, text);
+    const cp = await stepTo(parseReplayText(text).records.at(-1)?.seq ?? 0);
     expect(cp.divergences).toEqual([]);
     expect(cp.violations).toEqual([]);
     expect(cp.hash).toBe(spec.hash);
