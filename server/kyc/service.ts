@@ -103,10 +103,18 @@ export async function submitKyc(db: Db, input: SubmitKycInput, bus?: UserEventBu
       .execute();
     return null;
   });
-  if (outcome) return { ok: false, ...outcome };
-  const status = await getKycStatus(db, input.userId);
+  return settle(db, input.userId, outcome, bus);
+}
+
+/**
+ * The end of a submit or review: the transaction's refusal, or the user's new status, pushed as a
+ * `kyc` frame on the user bus.
+ */
+async function settle(db: Db, userId: number, refusal: { code: number; msg: string } | null, bus?: UserEventBus): Promise<KycResult> {
+  if (refusal) return { ok: false, ...refusal };
+  const status = await getKycStatus(db, userId);
   if (!status) return { ok: false, code: Code.notFound, msg: KYC_MSG.userNotFound };
-  publish(bus, input.userId, status);
+  publish(bus, userId, status);
   return { ok: true, status };
 }
 
@@ -150,11 +158,7 @@ export async function reviewKyc(db: Db, input: ReviewKycInput, now: number, bus?
       .execute();
     return null;
   });
-  if (outcome) return { ok: false, ...outcome };
-  const status = await getKycStatus(db, input.userId);
-  if (!status) return { ok: false, code: Code.notFound, msg: KYC_MSG.userNotFound };
-  publish(bus, input.userId, status);
-  return { ok: true, status };
+  return settle(db, input.userId, outcome, bus);
 }
 
 /** A user id by email (case-insensitive, like login), or undefined. */
