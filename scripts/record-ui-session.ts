@@ -15,15 +15,11 @@ import { migrateToLatest } from '../server/db/migrations.ts';
 import { latestMails } from '../server/db/repos/mailCodes.ts';
 import { seedDemo } from '../server/db/seed.ts';
 import { createPlatform } from '../server/platform.ts';
-import { resolveToken } from '../server/http/auth.ts';
 import { INSTRUMENTS } from '../server/market/instruments.ts';
-import { marketPlugin } from '../server/market/plugin.ts';
 import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
 import { createTrading } from '../server/trading/wiring.ts';
 import { createFeatures } from '../server/features.ts';
-import { createUserEventBus } from '../server/ws/userBus.ts';
-import { userSocketPlugin } from '../server/ws/userSocket.ts';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../server/db/connection.ts';
 import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
@@ -75,36 +71,14 @@ async function startUiServer(controlled: boolean): Promise<UiServer> {
   await migrateToLatest(db);
   const clock = { now: () => Date.now() };
   await seedDemo(db, clock.now());
-  let plugins: FastifyPluginAsync[];
   let source: ControlledMarketSource | null = null;
   if (controlled) {
-    const src = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
-    for (const i of INSTRUMENTS) src.setPrice(i.info.symbol, i.startPrice);
-    source = src;
-    const bus = createUserEventBus();
-    const trading = createTrading({ db, clock, source: src, bus });
-    plugins = [
-      async (app) => {
-        await app.register(marketPlugin, { source: src, clock });
-      },
-      async (app) => {
-        await app.register(userSocketPlugin, {
-          bus,
-          clock,
-          authenticate: async (token: string) => {
-            const auth = await resolveToken(db, token, clock.now());
-            return auth ? { userId: auth.user.id } : null;
-          },
-        });
-      },
-      trading.plugin,
-      ...createFeatures({ db, clock, bus }),
-    ];
-  } else {
-    const platform = createPlatform({ db, clock });
-    const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
-    plugins = [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })];
+    source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
+    for (const i of INSTRUMENTS) source.setPrice(i.info.symbol, i.startPrice);
   }
+  const platform = createPlatform({ db, clock, ...(source ? { source } : {}) });
+  const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
+  const plugins = [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })];
   const app = buildApp({ db, clock, config, plugins });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {

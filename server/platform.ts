@@ -19,10 +19,11 @@ export interface Platform {
 
 /**
  * Builds the market source (MARKET_SOURCE, MARKET_SEED, ...) on the same clock that drives it, the
- * user event bus, and the plugins for /api/market/*, /api/ws/market and /api/ws/user.
+ * user event bus, and the plugins for /api/market/*, /api/ws/market and /api/ws/user. `source`
+ * replaces the configured one (e.g. a market moved by hand in a recorder or a test).
  */
-export function createPlatform({ db, clock }: { db: Db; clock: ServerClock }): Platform {
-  const source = createMarketSource(clock.now());
+export function createPlatform({ db, clock, source: given }: { db: Db; clock: ServerClock; source?: MarketSource }): Platform {
+  const source = given ?? createMarketSource(clock.now());
   const bus = createUserEventBus((err) => console.error('user bus listener failed', err));
   const plugins: FastifyPluginAsync[] = [
     async (app) => {
