@@ -77,3 +77,43 @@ for (const size of SIZES) {
     });
   }
 }
+
+/** Tabs `presses` times and reports whether focus ever left the open dialog. */
+async function tabStaysInside(page: Page, presses: number): Promise<boolean> {
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+    const inside = await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null);
+    if (!inside) return false;
+  }
+  return true;
+}
+
+test('a dialog and the menu drawer keep focus inside and give it back on close', async ({ browser, request }) => {
+  const token = await apiSignUp(request, uniqueEmail('focus'), 'Passw0rd!');
+  const desk = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await desk.newPage();
+  await presetStorage(page, { token });
+  await page.goto('/my/assets/overview');
+  const opener = page.locator('.acct-head__actions').getByRole('button', { name: 'Transfer' });
+  await opener.click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null)).toBe(true);
+  expect(await tabStaysInside(page, 12)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  await desk.close();
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const p = await phone.newPage();
+  await presetStorage(p, { token });
+  await p.goto('/market');
+  const menu = p.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  await expect(p.getByTestId('mobile-drawer')).toBeVisible();
+  expect(await tabStaysInside(p, 30)).toBe(true);
+  await p.keyboard.press('Escape');
+  await expect(p.getByTestId('mobile-drawer')).toHaveCount(0);
+  await expect(menu).toBeFocused();
+  await phone.close();
+});

@@ -13,7 +13,7 @@ describe('language and theme from the shell', () => {
   it('renders the stored language and switching stores it, sets <html lang> and reloads', async () => {
     const h = renderShell({ lang: 'hk' });
     expect(await screen.findByRole('link', { name: '首頁' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '語言' }));
+    fireEvent.click(screen.getByRole('button', { name: /^語言: / }));
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitemradio', { name: '简体中文' }));
     expect(h.storage.get('lang')).toBe('zh');
     expect(document.documentElement.lang).toBe('zh-CN');
