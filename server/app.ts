@@ -11,6 +11,9 @@ import { createRateLimits } from './http/rateLimit.ts';
 import type { RateLimits } from './http/rateLimit.ts';
 import { installSecurityHeaders } from './http/security.ts';
 import { installStaticSite } from './http/staticSite.ts';
+import { createMailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { createRevocationHub } from './ws/revocations.ts';
 import { miscRoutes } from './routes/misc.ts';
 import { userAuthRoutes } from './routes/userAuth.ts';
 import { userGoogleRoutes } from './routes/userGoogle.ts';
@@ -33,6 +36,8 @@ export interface BuildAppOptions {
   plugins?: FastifyPluginAsync[];
   /** Rate limiters; tests pass fresh ones to observe or tighten them. */
   limits?: RateLimits;
+  /** Default: SMTP from `config.mail`, or none. */
+  mailer?: Mailer;
 }
 
 /**
@@ -41,15 +46,19 @@ export interface BuildAppOptions {
  * serves dist/ with the history-mode fallback. Paths /api/ws/* are left to `plugins`.
  * The caller owns `db`: close the app first, then `db.destroy()`.
  */
-export function buildApp({ db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale) }: BuildAppOptions): FastifyInstance {
+export function buildApp({
+  db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale), mailer = createMailer(config.mail),
+}: BuildAppOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
-  const deps: AppDeps = { db, clock, config, limits };
+  const revocations = createRevocationHub((err) => app.log.error({ err }, 'revocation listener failed'));
+  const deps: AppDeps = { db, clock, config, limits, revocations, mailer };
   app.decorate('deps', deps);
+  app.addHook('onClose', async () => mailer.close());
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));

@@ -33,9 +33,10 @@ export function createPlatform({ db, clock, source: given }: { db: Db; clock: Se
       await app.register(userSocketPlugin, {
         bus,
         clock,
+        revocations: app.deps.revocations,
         authenticate: async (token: string) => {
           const auth = await resolveToken(db, token, clock.now());
-          return auth ? { userId: auth.user.id } : null;
+          return auth ? { userId: auth.user.id, sessionId: auth.sessionId, expiresAt: auth.expiresAt } : null;
         },
       });
     },

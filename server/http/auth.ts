@@ -11,6 +11,8 @@ import { reject, SERVER_MSG } from './errors.ts';
 export interface AuthContext {
   user: UserRow;
   sessionId: number;
+  /** When the session expires (server-clock ms). */
+  expiresAt: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function resolveToken(db: Db, rawToken: string | undefined, now: nu
   if (!session) return undefined;
   const user = await findUserById(db, session.user_id);
   if (!user || user.role !== 'user') return undefined;
-  return { user, sessionId: session.id };
+  return { user, sessionId: session.id, expiresAt: session.expires_at };
 }
 
 /** For handlers that need a login: the caller, or a 401 'Please log in again' envelope. */

@@ -13,6 +13,7 @@ export const SERVER_MSG = {
   internal: 'Internal server error',
   tooManyRequests: 'Too many requests, please try again later',
   loginAgain: 'Please log in again',
+  mailFailed: 'The email could not be sent, please try again later',
 } as const;
 
 /**
