@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from './db/connection.ts';
 import type { ServerClock } from './http/deps.ts';
-import { resolveToken } from './http/auth.ts';
+import { socketAuthenticator } from './http/auth.ts';
 import { createMarketSource } from './market/createSource.ts';
 import type { MarketSource } from './market/source.ts';
 import { marketPlugin } from './market/plugin.ts';
@@ -34,10 +34,7 @@ export function createPlatform({ db, clock, source: given }: { db: Db; clock: Se
         bus,
         clock,
         revocations: app.deps.revocations,
-        authenticate: async (token: string) => {
-          const auth = await resolveToken(db, token, clock.now());
-          return auth ? { userId: auth.user.id, sessionId: auth.sessionId, expiresAt: auth.expiresAt } : null;
-        },
+        authenticate: socketAuthenticator(db, clock),
       });
     },
   ];

@@ -30,6 +30,17 @@ export async function resolveToken(db: Db, rawToken: string | undefined, now: nu
   return { user, sessionId: session.id, expiresAt: session.expires_at };
 }
 
+/**
+ * The user socket's `authenticate` (server/ws/userSocket.ts): the token's user, session id and
+ * expiry, so revocations and expiry can end the socket later. Null for a dead token.
+ */
+export function socketAuthenticator(db: Db, clock: { now(): number }) {
+  return async (token: string): Promise<{ userId: number; sessionId: number; expiresAt: number } | null> => {
+    const auth = await resolveToken(db, token, clock.now());
+    return auth ? { userId: auth.user.id, sessionId: auth.sessionId, expiresAt: auth.expiresAt } : null;
+  };
+}
+
 /** For handlers that need a login: the caller, or a 401 'Please log in again' envelope. */
 export async function requireUser(req: FastifyRequest): Promise<AuthContext> {
   const { db, clock } = req.server.deps;
