@@ -6,7 +6,7 @@ import { AVATAR_MAX_BYTES } from '../src/protocol/user.ts';
 import type { ServerConfig } from './config.ts';
 import type { Db } from './db/connection.ts';
 import type { AppDeps, ServerClock } from './http/deps.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
 import { createRateLimits } from './http/rateLimit.ts';
 import type { RateLimits } from './http/rateLimit.ts';
 import { installSecurityHeaders } from './http/security.ts';
@@ -52,6 +52,7 @@ export function buildApp({
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler,
     // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });

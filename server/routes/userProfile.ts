@@ -9,6 +9,7 @@ import { loginPage } from '../db/repos/loginHistory.ts';
 import { findUserById, updateUser } from '../db/repos/users.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { readMultipartSafely } from '../http/multipart.ts';
 import { toUserInfo } from '../services/accounts.ts';
 import { sniffImage } from '../services/images.ts';
 import type { ImageKind } from '../services/images.ts';
@@ -64,7 +65,8 @@ export const userProfileRoutes: FastifyPluginAsync = async (app) => {
   app.post('/modify-info', async (req) => {
     const auth = await requireUser(req);
     const { db, clock, config } = app.deps;
-    const { fields, avatar } = req.isMultipart() ? await readMultipart(req) : { fields: req.body, avatar: undefined };
+    // Missing boundary, truncated or garbled multipart: a 400 envelope, not a 500.
+    const { fields, avatar } = req.isMultipart() ? await readMultipartSafely(req, () => readMultipart(req)) : { fields: req.body, avatar: undefined };
     const parsed = parseInput(modifyInfoFields, fields);
     if (parsed.nickname !== undefined) await updateUser(db, auth.user.id, { nickname: parsed.nickname });
     if (avatar) {
