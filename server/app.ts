@@ -9,6 +9,7 @@ import type { AppDeps, ServerClock } from './http/deps.ts';
 import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
 import { createRateLimits } from './http/rateLimit.ts';
 import type { RateLimits } from './http/rateLimit.ts';
+import { LOGGER_REDACTION } from './http/logRedact.ts';
 import { installSecurityHeaders } from './http/security.ts';
 import { installStaticSite } from './http/staticSite.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -50,7 +51,7 @@ export function buildApp({
   db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale), mailer = createMailer(config.mail),
 }: BuildAppOptions): FastifyInstance {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...LOGGER_REDACTION },
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler,
     // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
