@@ -11,7 +11,7 @@ export interface OutgoingMail {
 /**
  * Where the server's mail goes. The pluggable transport of docs/SECURITY.md: SMTP through
  * nodemailer when SMTP_HOST is set, otherwise nothing leaves the process (development reads the
- * outbox table instead; production then cannot deliver codes and says so at start).
+ * outbox table instead; production then refuses to claim a code was sent: server/routes/userAuth.ts).
  */
 export interface Mailer {
   /** 'smtp' or 'none': for the start-up banner and tests. */
