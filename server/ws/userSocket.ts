@@ -15,6 +15,8 @@ export const CLOSE_IDLE = 4000;
 export const CLOSE_SLOW_CONSUMER = 1013;
 /** The client must authenticate within this long after the socket opens. */
 export const AUTH_TIMEOUT_MS = 10_000;
+/** An authed socket's token is looked up again at least this often (server clock). */
+export const REVALIDATE_MS = 30_000;
 
 /** Who a token belongs to: the session id and expiry let revocations and expiry end the socket. */
 export interface SocketIdentity {
@@ -38,6 +40,11 @@ export interface UserSocketOptions {
   idleTimeoutMs?: number;
   /** How often idle sockets are swept; 0 disables. Default 1000. */
   sweepMs?: number;
+  /**
+   * Server-clock ms after which the sweeper looks an authed socket's token up again (default
+   * REVALIDATE_MS): catches a session ended without the hub (another process, a database edit).
+   */
+  revalidateMs?: number;
   /** Default 4 MB. */
   maxBufferedBytes?: number;
 }
@@ -47,6 +54,11 @@ interface UserConn {
   /** `verifying`: the token was good once; registered for revocations and looked up again before `authed`. */
   state: 'awaitingAuth' | 'authenticating' | 'verifying' | 'authed' | 'closed';
   who: SocketIdentity | null;
+  /** The token, kept for the periodic re-check; cleared when the socket closes. */
+  token: string | null;
+  /** When the token was last found live (server clock). */
+  validatedAt: number;
+  revalidating: boolean;
   lastSeen: number;
   unsubscribe: (() => void) | null;
   authTimer: ReturnType<typeof setTimeout> | null;
@@ -64,7 +76,9 @@ const OPEN = 1;
  * Pings are answered with pongs before and after auth; silence longer than `idleTimeoutMs`
  * closes with 4000. A revocation of the socket's session (logout, password reset or change) closes
  * it with 4001 at once and without another frame; every frame is also checked against the
- * session's revocation and expiry when it is sent, so no frame ever goes out for a dead token. Like the market plugin, it expects @fastify/websocket registered at the root.
+ * session's revocation and expiry when it is sent, so no frame ever goes out for a dead token.
+ * Every `revalidateMs` the token is also looked up again (a session ended outside this process).
+ * Like the market plugin, it expects @fastify/websocket registered at the root.
  */
 export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (app: FastifyInstance, opts) => {
   if (!app.hasDecorator('websocketServer')) await app.register(websocket);
@@ -77,6 +91,7 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
   const finish = (c: UserConn): void => {
     if (c.state === 'closed') return;
     c.state = 'closed';
+    c.token = null;
     conns.delete(c);
     if (c.authTimer !== null) clearTimeout(c.authTimer);
     c.unsubscribe?.();
@@ -145,6 +160,8 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
       if (c.authTimer !== null) clearTimeout(c.authTimer);
       c.authTimer = null;
       c.state = 'authed';
+      c.token = msg.token;
+      c.validatedAt = opts.clock.now();
       c.unsubscribe = opts.bus.subscribe(who.userId, (frame: UserFrame) => send(c, frame));
       return send(c, { type: 'authed', userId: who.userId });
     }
@@ -152,6 +169,18 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
     if (msg === null) return send(c, { type: 'error', msg: json === undefined ? 'Malformed JSON' : 'Unknown action', code: 400 });
     if (msg.action === 'auth') return send(c, { type: 'error', msg: 'Already authenticated', code: 400 });
     return send(c, { type: 'error', msg: 'Unsupported action on the user socket', code: 400 });
+  };
+
+  const revalidateMs = opts.revalidateMs ?? REVALIDATE_MS;
+  /** Looks the token up again; a dead one closes the socket with 4001. */
+  const revalidate = async (c: UserConn): Promise<void> => {
+    if (c.token === null) return;
+    c.revalidating = true;
+    const who = await lookUp(c.token);
+    c.revalidating = false;
+    if (c.state !== 'authed') return;
+    if (who === null || who.userId !== c.who?.userId) return revoke(c);
+    c.validatedAt = opts.clock.now();
   };
 
   const sweepMs = opts.sweepMs ?? 1000;
@@ -162,6 +191,7 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
       for (const c of [...conns]) {
         if (now - c.lastSeen > idleTimeoutMs) close(c, CLOSE_IDLE, 'Idle timeout');
         else if (expired(c)) revoke(c);
+        else if (c.state === 'authed' && !c.revalidating && now - c.validatedAt >= revalidateMs) void revalidate(c);
       }
     }, sweepMs);
     sweeper.unref();
@@ -173,7 +203,7 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
   });
 
   app.get('/api/ws/user', { websocket: true }, (socket) => {
-    const c: UserConn = { ws: socket, state: 'awaitingAuth', who: null, lastSeen: opts.clock.now(), unsubscribe: null, authTimer: null };
+    const c: UserConn = { ws: socket, state: 'awaitingAuth', who: null, token: null, validatedAt: 0, revalidating: false, lastSeen: opts.clock.now(), unsubscribe: null, authTimer: null };
     conns.add(c);
     c.authTimer = setTimeout(() => {
       c.authTimer = null;

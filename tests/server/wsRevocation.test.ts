@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { socketAuthenticator } from '../../server/http/auth.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import type { UserEventBus } from '../../server/ws/userBus.ts';
-import { CLOSE_UNAUTHORIZED, userSocketPlugin } from '../../server/ws/userSocket.ts';
+import { CLOSE_UNAUTHORIZED, REVALIDATE_MS, userSocketPlugin } from '../../server/ws/userSocket.ts';
 import { TOKEN_TTL_MS } from '../../server/db/repos/sessions.ts';
 import { call, login, register, sendCode, startServer, type Harness } from './harness.ts';
 
@@ -199,5 +199,20 @@ describe('a revocation racing the auth lookup', () => {
     release();
     expect(await within(closed, 1000, 'close')).toBe(CLOSE_UNAUTHORIZED);
     expect(frames).toEqual([]);
+  });
+});
+
+describe('a session ended without the hub (another process, a database edit)', () => {
+  it('is found by the periodic re-check and the socket closes with 4001', async () => {
+    const { h } = await start();
+    await register(h, 'db@example.com');
+    const token = await login(h, 'db@example.com');
+    const conn = await openUser(h.base, token);
+    // revoke in the database only: no publish on the hub
+    await h.db.updateTable('sessions').set({ revoked_at: h.clock.now() }).where('revoked_at', 'is', null).execute();
+    h.clock.advance(REVALIDATE_MS);
+    const closed = await within(conn.closed, 3000, 'close after the re-check');
+    expect(closed.code).toBe(CLOSE_UNAUTHORIZED);
+    expect(conn.frames).toEqual([]);
   });
 });
