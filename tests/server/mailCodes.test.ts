@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
 import { consumeCode, hashCode, issueCode, purgeMailSecrets } from '../../server/db/repos/mailCodes.ts';
 import { SERVER_MSG } from '../../server/http/errors.ts';
 import { USER_MSG } from '../../src/protocol/user.ts';
@@ -85,5 +86,23 @@ describe('sending', () => {
     const r = await call(h, '/user/sendMailCode', { body: { email: 'nobody@example.com', type: 'reset' } });
     expect([r.code, r.msg]).toEqual([200, USER_MSG.codeSent]);
     expect(await rows(h)).toEqual({ codes: 0, outbox: 0 });
+  });
+});
+
+describe('mail configuration (environment)', () => {
+  it('reads the SMTP settings; no SMTP_HOST means no transport', () => {
+    expect(loadConfig({}).mail).toEqual({ from: 'RiskFree <no-reply@localhost>', smtp: null });
+    const c = loadConfig({ SMTP_HOST: 'smtp.example.com', SMTP_USER: 'u', SMTP_PASS: 'p', MAIL_FROM: 'X <x@example.com>' });
+    expect(c.mail).toEqual({ from: 'X <x@example.com>', smtp: { host: 'smtp.example.com', port: 587, secure: false, user: 'u', pass: 'p', rejectUnauthorized: true } });
+    expect(loadConfig({ SMTP_HOST: 'h', SMTP_SECURE: '1' }).mail.smtp?.port).toBe(465);
+    expect(loadConfig({ SMTP_HOST: 'h', SMTP_PORT: '2525', SMTP_TLS_REJECT_UNAUTHORIZED: '0' }).mail.smtp).toMatchObject({ port: 2525, rejectUnauthorized: false });
+    expect(() => loadConfig({ SMTP_HOST: 'h', SMTP_PORT: 'x' })).toThrow('Invalid SMTP_PORT');
+  });
+
+  it('production ignores MAIL_CODE_ECHO; MAIL_CODE_SECRET is used as given, else random per start', () => {
+    expect(loadConfig({ NODE_ENV: 'production', MAIL_CODE_ECHO: '1' })).toMatchObject({ production: true, mailCodeEcho: false });
+    expect(loadConfig({ MAIL_CODE_ECHO: '1' })).toMatchObject({ production: false, mailCodeEcho: true });
+    expect(loadConfig({ MAIL_CODE_SECRET: 'k' }).mailCodeSecret).toBe('k');
+    expect(loadConfig({}).mailCodeSecret).not.toBe(loadConfig({}).mailCodeSecret);
   });
 });
