@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './envelope.ts';
+
+/**
+ * Money in and out (issue 12): deposit addresses and the simulated chain, withdrawals with their
+ * security step and holds, and the wallet history. Rules, statuses and numbers: docs/WALLET.md.
+ * Money is a decimal STRING with the coin's fixed decimals (USDT 6, BTC 8, ETH 8); times are Unix ms.
+ */
+
+/** Envelope messages (SPEC §5 where quoted); the UI translates them. */
+export const WALLET_MSG = {
+  unknownCoin: 'Unsupported coin',
+  unknownNetwork: 'This network is not available for the coin',
+  addressRequired: 'Please enter withdrawal address',
+  addressInvalid: 'Invalid withdrawal address for this network',
+  amountRequired: 'Please enter the withdrawal amount',
+  /** Followed by the minimum and the coin, e.g. 'The minimum withdrawal amount is:10 USDT'. */
+  minWithdrawal: 'The minimum withdrawal amount is:',
+  insufficientBalance: 'Insufficient Balance',
+  codeRequired: 'Please enter the verification code',
+  codeInvalid: 'Verification code is invalid or expired',
+  /** SPEC §9, reset screen. `data` carries the time left. */
+  lockedAfterReset: 'Withdrawals are disabled for 48 hours after a password reset',
+  /** SPEC §9, change-password screen. `data` carries the time left. */
+  lockedAfterChange: 'Withdrawals, C2C sales and payments are disabled for 24 hours after a password change',
+  withdrawalSubmitted: 'Withdrawal request submitted',
+  withdrawalNotFound: 'Withdrawal not found',
+  notCancellable: 'Only a pending withdrawal can be cancelled',
+  notReviewable: 'This withdrawal has already been reviewed',
+  withdrawalCancelled: 'Withdrawal cancelled',
+  depositBelowMinimum: 'Below the minimum deposit amount: recorded, not credited',
+  depositAmountInvalid: 'Please enter a deposit amount',
+  userNotFound: 'No such user',
+} as const;
+
+export const MONEY_COINS = ['USDT', 'BTC', 'ETH'] as const;
+export type MoneyCoin = (typeof MONEY_COINS)[number];
+export const NETWORKS = ['TRC20', 'ERC20', 'BEP20', 'Bitcoin'] as const;
+export type Network = (typeof NETWORKS)[number];
+
+/** How a network's addresses are written: TRON base58check 'T…', EVM 0x + 40 hex (EIP-55), Bitcoin bech32 'bc1…' (or legacy base58). */
+export type AddressFormat = 'tron' | 'evm' | 'bitcoin';
+
+/** One coin on one network: what the deposit and withdrawal screens show. */
+export interface ChainRule {
+  coin: MoneyCoin;
+  network: Network;
+  format: AddressFormat;
+  /** Smaller deposits are recorded with status belowMinimum and never credited. */
+  minDeposit: string;
+  /** Confirmations before a deposit is credited. */
+  confirmations: number;
+  /** Simulated block interval on the server clock (ms): one confirmation per block. */
+  blockMs: number;
+  minWithdrawal: string;
+  /** Network fee charged on top of the amount: the hold is amount + fee, the address receives amount. */
+  withdrawalFee: string;
+}
+
+export const CHAIN_RULES: readonly ChainRule[] = [
+  { coin: 'USDT', network: 'TRC20', format: 'tron', minDeposit: '1', confirmations: 6, blockMs: 3_000, minWithdrawal: '10', withdrawalFee: '1' },
+  { coin: 'USDT', network: 'ERC20', format: 'evm', minDeposit: '10', confirmations: 6, blockMs: 5_000, minWithdrawal: '20', withdrawalFee: '5' },
+  { coin: 'USDT', network: 'BEP20', format: 'evm', minDeposit: '1', confirmations: 15, blockMs: 3_000, minWithdrawal: '10', withdrawalFee: '0.8' },
+  { coin: 'BTC', network: 'Bitcoin', format: 'bitcoin', minDeposit: '0.0005', confirmations: 2, blockMs: 10_000, minWithdrawal: '0.001', withdrawalFee: '0.0002' },
+  { coin: 'ETH', network: 'ERC20', format: 'evm', minDeposit: '0.005', confirmations: 6, blockMs: 5_000, minWithdrawal: '0.01', withdrawalFee: '0.002' },
+];
+
+/** The rule for a coin on a network, or undefined (unknown coin, or the coin is not on that network). */
+export function chainRule(coin: string, network: string): ChainRule | undefined {
+  return CHAIN_RULES.find((r) => r.coin === coin && r.network === network);
+}
+
+const coinField = z.string({ error: WALLET_MSG.unknownCoin }).trim().toUpperCase().min(1, WALLET_MSG.unknownCoin).max(16, WALLET_MSG.unknownCoin);
+const networkField = z.string({ error: WALLET_MSG.unknownNetwork }).trim().min(1, WALLET_MSG.unknownNetwork).max(16, WALLET_MSG.unknownNetwork);
+const DECIMAL = /^\d+(\.\d+)?$/;
+const amountField = (msg: string) =>
+  z
+    .union([z.string(), z.number()], { error: msg })
+    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+    .refine((s) => s !== '' && DECIMAL.test(s) && Number(s) > 0, { message: msg });
+
+// ---------------------------------------------------------------- deposit
+
+/** GET /api/money/deposit/address query. */
+export const depositAddressQuery = z.object({ coin: coinField, network: networkField });
+
+/** The caller's deposit address on a network (the same on every visit) with the network's rules. */
+export interface DepositAddress {
+  coin: MoneyCoin;
+  network: Network;
+  address: string;
+  minDeposit: string;
+  confirmations: number;
+}
+
+export const DEPOSIT_STATUSES = ['confirming', 'credited', 'belowMinimum'] as const;
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+
+export interface Deposit {
+  id: number;
+  coin: MoneyCoin;
+  network: Network;
+  address: string;
+  amount: string;
+  txid: string;
+  status: DepositStatus;
+  confirmations: number;
+  required: number;
+  time: number;
+  /** When it was credited (status credited), else null. */
+  creditedAt: number | null;
+}
+
+/** POST /api/dev/money/deposit (operator / CLI, only with EXPOSE_OUTBOX): a simulated chain transfer to a user's address. */
+export const devDepositBody = z.object({
+  email: z.string().trim().toLowerCase().min(3).max(254),
+  coin: coinField,
+  network: networkField,
+  amount: amountField(WALLET_MSG.depositAmountInvalid),
+});
+
+// ---------------------------------------------------------------- withdrawal
+
+export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'completed', 'rejected', 'cancelled'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/** POST /api/money/withdraw. `code`: the Google authenticator code when bound, else an email code of type 'security'. */
+export const withdrawBody = z.object({
+  coin: coinField,
+  network: networkField,
+  address: z.string({ error: WALLET_MSG.addressRequired }).trim().min(1, WALLET_MSG.addressRequired).max(128, WALLET_MSG.addressInvalid),
+  amount: amountField(WALLET_MSG.amountRequired),
+  code: z.string({ error: WALLET_MSG.codeRequired }).trim().min(1, WALLET_MSG.codeRequired).max(12, WALLET_MSG.codeInvalid),
+});
+export type WithdrawBody = z.input<typeof withdrawBody>;
+
+export interface Withdrawal {
+  id: number;
+  coin: MoneyCoin;
+  network: Network;
+  address: string;
+  /** What the address receives. */
+  amount: string;
+  fee: string;
+  /** amount + fee: held from the fund wallet while pending / processing. */
+  total: string;
+  status: WithdrawalStatus;
+  txid: string;
+  reason: string;
+  time: number;
+  updatedAt: number;
+}
+
+/** `data` of a withdrawal refused by the password lock (SPEC §9). */
+export interface WithdrawLock {
+  reason: 'reset' | 'change';
+  until: number;
+  leftMs: number;
+}
+
+export const withdrawalIdBody = z.object({ id: z.coerce.number().int().positive() });
+export const devReviewBody = z.object({
+  id: z.coerce.number().int().positive(),
+  decision: z.enum(['approve', 'reject']),
+  reason: z.string().trim().max(200).optional(),
+});
+
+/** GET /api/money/withdraw/info query: the numbers the form shows before submitting. */
+export const withdrawInfoQuery = depositAddressQuery;
+export interface WithdrawInfo {
+  coin: MoneyCoin;
+  network: Network;
+  available: string;
+  minWithdrawal: string;
+  fee: string;
+  /** available − fee, never below 0: what 'Max' fills in. */
+  max: string;
+  /** 'google' when an authenticator is bound, else 'email' (send a 'security' mail code). */
+  security: 'google' | 'email';
+  lock: WithdrawLock | null;
+}
+
+// ---------------------------------------------------------------- history
+
+export const HISTORY_TYPES = ['deposit', 'withdrawal', 'transfer'] as const;
+export type HistoryType = (typeof HISTORY_TYPES)[number];
+
+/** One row of the wallet history. Transfers: `network` is '', `from`/`to` are wallets; status completed; txid the ledger ref. */
+export interface HistoryRow {
+  type: HistoryType;
+  id: number;
+  coin: string;
+  network: string;
+  amount: string;
+  fee: string;
+  status: string;
+  txid: string;
+  address: string;
+  from: string;
+  to: string;
+  time: number;
+}
+
+export const historyQuery = pageQuerySchema.extend({
+  type: z.enum(HISTORY_TYPES).optional(),
+  coin: z.string().trim().toUpperCase().min(1).max(16).optional(),
+  status: z.string().trim().min(1).max(16).optional(),
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().nonnegative().optional(),
+});
+export type HistoryQuery = z.input<typeof historyQuery>;
+
+// ---------------------------------------------------------------- frames and paths
+
+/** User-socket frames of this feature, pushed at every status step. */
+export type MoneyUserFrame = { type: 'deposit'; data: Deposit } | { type: 'withdrawal'; data: Withdrawal };
+
+export const MONEY_PATHS = {
+  networks: '/api/money/networks',
+  depositAddress: '/api/money/deposit/address',
+  deposits: '/api/money/deposits',
+  withdrawInfo: '/api/money/withdraw/info',
+  withdraw: '/api/money/withdraw',
+  withdrawCancel: '/api/money/withdraw/cancel',
+  withdrawals: '/api/money/withdrawals',
+  history: '/api/money/history',
+  devDeposit: '/api/dev/money/deposit',
+  devWithdrawals: '/api/dev/money/withdrawals',
+  devReview: '/api/dev/money/review',
+} as const;
+
