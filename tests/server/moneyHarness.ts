@@ -1,4 +1,6 @@
 import { createFeatures, runFeatureJobs } from '../../server/features.ts';
+import { resolveToken } from '../../server/http/auth.ts';
+import { userSocketPlugin } from '../../server/ws/userSocket.ts';
 import type { FeatureDeps } from '../../server/features.ts';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
 import { ControlledMarketSource } from '../../server/trading/controlledSource.ts';
@@ -10,7 +12,7 @@ import type { Harness, HarnessOptions } from './harness.ts';
 
 /**
  * A real server (HTTP on 127.0.0.1) with the features registered exactly as server.ts does
- * (createFeatures: trading + money + ...), a hand-moved market (BTC 50 000, ETH 2 500 USDT), the
+ * (createFeatures: trading + money + ...), the user socket at /api/ws/user, a hand-moved market (BTC 50 000, ETH 2 500 USDT), the
  * dev endpoints on, and no job timers: tests move the clock, then call `jobs()`.
  */
 export interface MoneyHarness {
@@ -35,6 +37,15 @@ export async function startMoney(opts: HarnessOptions = {}): Promise<MoneyHarnes
     config: { exposeOutbox: true, ...opts.config },
     plugins: [
       async (app) => {
+        await app.register(userSocketPlugin, {
+          bus,
+          clock: app.deps.clock,
+          sweepMs: 0,
+          authenticate: async (token) => {
+            const auth = await resolveToken(app.deps.db, token, app.deps.clock.now());
+            return auth ? { userId: auth.user.id } : null;
+          },
+        });
         deps = { db: app.deps.db, clock: app.deps.clock, bus, source, periodicMs: 0 };
         for (const p of createFeatures(deps)) await app.register(p);
       },
