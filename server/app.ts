@@ -11,6 +11,7 @@ import { createRateLimits } from './http/rateLimit.ts';
 import type { RateLimits } from './http/rateLimit.ts';
 import { installSecurityHeaders } from './http/security.ts';
 import { installStaticSite } from './http/staticSite.ts';
+import { apiDocsRoutes } from './openapi.ts';
 import { miscRoutes } from './routes/misc.ts';
 import { userAuthRoutes } from './routes/userAuth.ts';
 import { userGoogleRoutes } from './routes/userGoogle.ts';
@@ -64,6 +65,7 @@ export function buildApp({ db, clock, config, plugins = [], limits = createRateL
   installErrorHandling(app, fallback);
 
   void app.register(miscRoutes, { prefix: '/api' });
+  void app.register(apiDocsRoutes, { prefix: '/api' });
   void app.register(userAuthRoutes, { prefix: '/api/user' });
   void app.register(userProfileRoutes, { prefix: '/api/user' });
   void app.register(userGoogleRoutes, { prefix: '/api/user' });

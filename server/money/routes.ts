@@ -4,7 +4,7 @@ import { convertBody, convertHistoryQuery, CONVERT_MSG, quoteBody } from '../../
 import { Code, ok } from '../../src/protocol/envelope.ts';
 import type { Envelope, Page } from '../../src/protocol/envelope.ts';
 import {
-  CHAIN_RULES, depositAddressQuery, devDepositBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawBody, withdrawInfoQuery,
+  CHAIN_RULES, depositAddressQuery, devDepositBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawRequestBody, withdrawInfoQuery,
 } from '../../src/protocol/wallet.ts';
 import type { ChainRule, Withdrawal, WithdrawLock } from '../../src/protocol/wallet.ts';
 import type { Db } from '../db/connection.ts';
@@ -75,7 +75,7 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
         });
         r.post('/withdraw', async (req): Promise<Envelope<Withdrawal | WithdrawLock>> => {
           const { user } = await requireUser(req);
-          const b = parseInput(withdrawBody.partial({ address: true, code: true }), req.body);
+          const b = parseInput(withdrawRequestBody.partial({ address: true, code: true }), req.body);
           const rule = ruleOf(b.coin, b.network);
           const now = clock.now();
           const lock = await withdrawLockOf(db, user, now);

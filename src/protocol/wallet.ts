@@ -125,14 +125,14 @@ export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'completed', 'rejec
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 /** POST /api/money/withdraw. `code`: the Google authenticator code when bound, else an email code of type 'security'. */
-export const withdrawBody = z.object({
+export const withdrawRequestBody = z.object({
   coin: coinField,
   network: networkField,
   address: z.string({ error: WALLET_MSG.addressRequired }).trim().min(1, WALLET_MSG.addressRequired).max(128, WALLET_MSG.addressInvalid),
   amount: amountField(WALLET_MSG.amountRequired),
   code: z.string({ error: WALLET_MSG.codeRequired }).trim().min(1, WALLET_MSG.codeRequired).max(12, WALLET_MSG.codeInvalid),
 });
-export type WithdrawBody = z.input<typeof withdrawBody>;
+export type WithdrawBody = z.input<typeof withdrawRequestBody>;
 
 export interface Withdrawal {
   id: number;
