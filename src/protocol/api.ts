@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { boostBody, claimBody, compensationListQuery, fastForwardBody, withdrawBody as compensationWithdrawBody } from './compensation.ts';
 import { convertBody, convertHistoryQuery, quoteBody } from './convert.ts';
 import { kycDevReviewBody, kycFieldsSchema } from './kyc.ts';
