@@ -15,10 +15,6 @@ export const LEDGER_TYPES = [
 ] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
-/** The one ledger write lives in server/ledger/post.ts; re-exported here for the older callers. */
-export { adminCredit } from '../../ledger/post.ts';
-export type { PostResult } from '../../ledger/post.ts';
-
 export interface BalanceRow {
   wallet: Wallet;
   asset: string;
