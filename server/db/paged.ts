@@ -13,7 +13,8 @@ export interface PageRequest {
  * `newest` column descending, in order: put a unique id last so equal times keep a stable order),
  * `LIMIT pageSize OFFSET (page-1)*pageSize`, mapped to DTOs. `select` picks the columns (and
  * joins nothing: filters and joins belong in `base`, so the count and the rows see the same set).
- * Used by vouchers, compensation, orders, fills, the ledger and the wallet / convert histories.
+ * Used by every paged list: vouchers, compensation, orders, fills, the ledger, login history,
+ * deposits, withdrawals, the wallet history and the convert history.
  */
 export async function pageOf<DB, TB extends keyof DB, O, R>(
   base: SelectQueryBuilder<DB, TB, object>,
