@@ -16,7 +16,8 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
   for (const route of API_ROUTES) {
     const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
     const params = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string);
-    const envelope = route.data ? envelopeSchema.extend({ data: z.unknown().meta({ description: `data: ${route.data}` }) }) : envelopeSchema;
+    const data = route.response ? route.response.meta({ description: `data on success: ${route.data ?? ''}` }) : z.unknown().meta({ description: `data: ${route.data}` });
+    const envelope = route.data || route.response ? envelopeSchema.extend({ data }) : envelopeSchema;
     const op: ZodOpenApiOperationObject = {
       tags: [route.tag],
       summary: route.summary,

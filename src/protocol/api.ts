@@ -1,6 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { boostBody, claimBody, compensationListQuery, fastForwardBody, withdrawBody as compensationWithdrawBody } from './compensation.ts';
-import { convertBody, convertHistoryQuery, quoteBody } from './convert.ts';
+import { conversionSchema, convertBody, convertHistoryQuery, quoteBody, quoteSchema } from './convert.ts';
 import { kycDevReviewBody, kycFieldsSchema } from './kyc.ts';
 import { depthQuery, klinesQuery, tradesQuery } from './market.ts';
 import {
@@ -11,7 +11,10 @@ import {
   resetPasswordBody, sendMailCodeBody,
 } from './user.ts';
 import { voucherListQuery, voucherMergeBody } from './vouchers.ts';
-import { depositAddressQuery, devDepositBody, devReviewBody, historyQuery, withdrawalIdBody, withdrawInfoQuery, withdrawRequestBody } from './wallet.ts';
+import {
+  chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
+  withdrawalSchema, withdrawInfoQuery, withdrawInfoSchema, withdrawLockSchema, withdrawRequestBody,
+} from './wallet.ts';
 
 /**
  * The HTTP API described once: every route the server registers, with the zod schemas it
@@ -37,6 +40,13 @@ export interface ApiRoute {
   websocket?: boolean;
   /** The TypeScript type of the envelope's `data` (src/protocol). */
   data?: string;
+  /** The zod schema of the envelope's `data` on success, where the protocol has one. */
+  response?: z.ZodType;
+}
+
+/** `Page<T>` as a schema. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ list: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
 }
 
 const r = (method: ApiRoute['method'], path: string, tag: string, summary: string, extra: Omit<ApiRoute, 'method' | 'path' | 'tag' | 'summary'> = {}): ApiRoute => ({
@@ -86,22 +96,22 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('post', '/api/trade/position/close', 'trade', 'Close a position', { ...A, body: closePositionBody }),
   r('post', '/api/trade/position/tpsl', 'trade', 'Set take-profit / stop-loss', { ...A, body: tpslBody }),
 
-  r('get', '/api/money/networks', 'money', 'Coins, networks, minimums, fees and confirmations', { data: 'ChainRule[]' }),
-  r('get', '/api/money/deposit/address', 'money', "The caller's deposit address on a network", { ...A, query: depositAddressQuery, data: 'DepositAddress' }),
-  r('get', '/api/money/deposits', 'money', 'Deposits, paged', { ...A, query: historyQuery, data: 'Page<Deposit>' }),
-  r('get', '/api/money/withdraw/info', 'money', 'What the withdrawal form shows (available, min, fee, max, security, lock)', { ...A, query: withdrawInfoQuery, data: 'WithdrawInfo' }),
-  r('post', '/api/money/withdraw', 'money', 'Request a withdrawal (holds amount + fee)', { ...A, body: withdrawRequestBody, data: 'Withdrawal | WithdrawLock (code 403)' }),
-  r('post', '/api/money/withdraw/cancel', 'money', 'Cancel a pending withdrawal', { ...A, body: withdrawalIdBody, data: 'Withdrawal' }),
-  r('get', '/api/money/withdrawals', 'money', 'Withdrawals, paged', { ...A, query: historyQuery, data: 'Page<Withdrawal>' }),
-  r('get', '/api/money/history', 'money', 'Wallet history: deposits, withdrawals, transfers', { ...A, query: historyQuery, data: 'Page<HistoryRow>' }),
-  r('post', '/api/dev/money/deposit', 'dev', 'Send a simulated chain deposit (operator)', { dev: true, body: devDepositBody, data: 'Deposit' }),
-  r('get', '/api/dev/money/withdrawals', 'dev', 'Every withdrawal (operator)', { dev: true, query: historyQuery, data: 'Page<Withdrawal>' }),
-  r('post', '/api/dev/money/review', 'dev', 'Approve or reject a pending withdrawal (operator)', { dev: true, body: devReviewBody, data: 'Withdrawal' }),
+  r('get', '/api/money/networks', 'money', 'Coins, networks, minimums, fees and confirmations', { data: 'ChainRule[]', response: z.array(chainRuleSchema) }),
+  r('get', '/api/money/deposit/address', 'money', "The caller's deposit address on a network", { ...A, query: depositAddressQuery, data: 'DepositAddress', response: depositAddressSchema }),
+  r('get', '/api/money/deposits', 'money', 'Deposits, paged', { ...A, query: historyQuery, data: 'Page<Deposit>', response: pageSchema(depositSchema) }),
+  r('get', '/api/money/withdraw/info', 'money', 'What the withdrawal form shows (available, min, fee, max, security, lock)', { ...A, query: withdrawInfoQuery, data: 'WithdrawInfo', response: withdrawInfoSchema }),
+  r('post', '/api/money/withdraw', 'money', 'Request a withdrawal (holds amount + fee)', { ...A, body: withdrawRequestBody, data: 'Withdrawal | WithdrawLock (code 403)', response: z.union([withdrawalSchema, withdrawLockSchema]) }),
+  r('post', '/api/money/withdraw/cancel', 'money', 'Cancel a pending withdrawal', { ...A, body: withdrawalIdBody, data: 'Withdrawal', response: withdrawalSchema }),
+  r('get', '/api/money/withdrawals', 'money', 'Withdrawals, paged', { ...A, query: historyQuery, data: 'Page<Withdrawal>', response: pageSchema(withdrawalSchema) }),
+  r('get', '/api/money/history', 'money', 'Wallet history: deposits, withdrawals, transfers', { ...A, query: historyQuery, data: 'Page<HistoryRow>', response: pageSchema(historyRowSchema) }),
+  r('post', '/api/dev/money/deposit', 'dev', 'Send a simulated chain deposit (operator)', { dev: true, body: devDepositBody, data: 'Deposit', response: depositSchema }),
+  r('get', '/api/dev/money/withdrawals', 'dev', 'Every withdrawal (operator)', { dev: true, query: historyQuery, data: 'Page<Withdrawal>', response: pageSchema(withdrawalSchema) }),
+  r('post', '/api/dev/money/review', 'dev', 'Approve or reject a pending withdrawal (operator)', { dev: true, body: devReviewBody, data: 'Withdrawal', response: withdrawalSchema }),
 
   r('get', '/api/convert/pairs', 'convert', 'Convertible pairs with live rates', { data: '{from, to, rate}[]' }),
-  r('post', '/api/convert/quote', 'convert', 'Quote: locks the rate for 8 s', { ...A, body: quoteBody, data: 'Quote' }),
-  r('post', '/api/convert', 'convert', 'Convert a quote at its rate, once, before it expires', { ...A, body: convertBody, data: 'Conversion' }),
-  r('get', '/api/convert/history', 'convert', 'Filled converts, paged', { ...A, query: convertHistoryQuery, data: 'Page<Conversion>' }),
+  r('post', '/api/convert/quote', 'convert', 'Quote: locks the rate for 8 s', { ...A, body: quoteBody, data: 'Quote', response: quoteSchema }),
+  r('post', '/api/convert', 'convert', 'Convert a quote at its rate, once, before it expires', { ...A, body: convertBody, data: 'Conversion', response: conversionSchema }),
+  r('get', '/api/convert/history', 'convert', 'Filled converts, paged', { ...A, query: convertHistoryQuery, data: 'Page<Conversion>', response: pageSchema(conversionSchema) }),
 
   r('get', '/api/compensation/orders', 'compensation', 'Compensation orders, paged, with the summary', { ...A, query: compensationListQuery, data: 'CompensationList' }),
   r('post', '/api/compensation/claim', 'compensation', 'Claim with a loss-protection voucher', { ...A, body: claimBody, data: 'CompensationOrder' }),

@@ -48,29 +48,28 @@ export const quoteBody = z
   .refine((b) => b.from !== b.to, { message: CONVERT_MSG.sameCoin, path: ['to'] });
 export type QuoteBody = z.input<typeof quoteBody>;
 
-export interface Quote {
-  quoteId: string;
-  from: ConvertCoin;
-  to: ConvertCoin;
+export const quoteSchema = z.object({
+  quoteId: z.string(),
+  from: z.enum(CONVERT_COINS),
+  to: z.enum(CONVERT_COINS),
   /** Units of `to` per one `from`, RATE_DECIMALS decimals. */
-  rate: string;
-  fromAmount: string;
-  toAmount: string;
-  fee: '0';
-  account: ConvertAccount;
-  createdAt: number;
+  rate: z.string(),
+  fromAmount: z.string(),
+  toAmount: z.string(),
+  fee: z.literal('0'),
+  account: z.enum(CONVERT_ACCOUNTS),
+  createdAt: z.number().int(),
   /** Server-clock ms; a convert at or after this instant is refused. */
-  expiresAt: number;
-}
+  expiresAt: z.number().int(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
 
 /** POST /api/convert. */
 export const convertBody = z.object({ quoteId: z.string({ error: CONVERT_MSG.quoteNotFound }).trim().min(1, CONVERT_MSG.quoteNotFound).max(64) });
 
 /** A filled convert (history row). */
-export interface Conversion extends Quote {
-  id: number;
-  time: number;
-}
+export const conversionSchema = quoteSchema.extend({ id: z.number().int(), time: z.number().int() });
+export type Conversion = z.infer<typeof conversionSchema>;
 
 export const convertHistoryQuery = pageQuerySchema.extend({
   from: z.string().trim().toUpperCase().optional(),
@@ -82,7 +81,8 @@ export const convertHistoryQuery = pageQuerySchema.extend({
 export type ConvertHistoryQuery = z.input<typeof convertHistoryQuery>;
 
 /** User-socket frame after a fill (the balance frames of both coins follow). */
-export type ConvertUserFrame = { type: 'convert'; data: Conversion };
+export const convertUserFrameSchema = z.object({ type: z.literal('convert'), data: conversionSchema });
+export type ConvertUserFrame = z.infer<typeof convertUserFrameSchema>;
 
 export const CONVERT_PATHS = {
   pairs: '/api/convert/pairs',

@@ -41,21 +41,23 @@ export type Network = (typeof NETWORKS)[number];
 /** How a network's addresses are written: TRON base58check 'T…', EVM 0x + 40 hex (EIP-55), Bitcoin bech32 'bc1…' (or legacy base58). */
 export type AddressFormat = 'tron' | 'evm' | 'bitcoin';
 
+
 /** One coin on one network: what the deposit and withdrawal screens show. */
-export interface ChainRule {
-  coin: MoneyCoin;
-  network: Network;
-  format: AddressFormat;
+export const chainRuleSchema = z.object({
+  coin: z.enum(MONEY_COINS),
+  network: z.enum(NETWORKS),
+  format: z.enum(['tron', 'evm', 'bitcoin']),
   /** Smaller deposits are recorded with status belowMinimum and never credited. */
-  minDeposit: string;
+  minDeposit: z.string(),
   /** Confirmations before a deposit is credited. */
-  confirmations: number;
+  confirmations: z.number().int(),
   /** Simulated block interval on the server clock (ms): one confirmation per block. */
-  blockMs: number;
-  minWithdrawal: string;
+  blockMs: z.number().int(),
+  minWithdrawal: z.string(),
   /** Network fee charged on top of the amount: the hold is amount + fee, the address receives amount. */
-  withdrawalFee: string;
-}
+  withdrawalFee: z.string(),
+});
+export type ChainRule = z.infer<typeof chainRuleSchema>;
 
 export const CHAIN_RULES: readonly ChainRule[] = [
   { coin: 'USDT', network: 'TRC20', format: 'tron', minDeposit: '1', confirmations: 6, blockMs: 3_000, minWithdrawal: '10', withdrawalFee: '1' },
@@ -85,31 +87,33 @@ const amountField = (msg: string) =>
 export const depositAddressQuery = z.object({ coin: coinField, network: networkField });
 
 /** The caller's deposit address on a network (the same on every visit) with the network's rules. */
-export interface DepositAddress {
-  coin: MoneyCoin;
-  network: Network;
-  address: string;
-  minDeposit: string;
-  confirmations: number;
-}
+export const depositAddressSchema = z.object({
+  coin: z.enum(MONEY_COINS),
+  network: z.enum(NETWORKS),
+  address: z.string(),
+  minDeposit: z.string(),
+  confirmations: z.number().int(),
+});
+export type DepositAddress = z.infer<typeof depositAddressSchema>;
 
 export const DEPOSIT_STATUSES = ['confirming', 'credited', 'belowMinimum'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
-export interface Deposit {
-  id: number;
-  coin: MoneyCoin;
-  network: Network;
-  address: string;
-  amount: string;
-  txid: string;
-  status: DepositStatus;
-  confirmations: number;
-  required: number;
-  time: number;
+export const depositSchema = z.object({
+  id: z.number().int(),
+  coin: z.enum(MONEY_COINS),
+  network: z.enum(NETWORKS),
+  address: z.string(),
+  amount: z.string(),
+  txid: z.string(),
+  status: z.enum(DEPOSIT_STATUSES),
+  confirmations: z.number().int(),
+  required: z.number().int(),
+  time: z.number().int(),
   /** When it was credited (status credited), else null. */
-  creditedAt: number | null;
-}
+  creditedAt: z.number().int().nullable(),
+});
+export type Deposit = z.infer<typeof depositSchema>;
 
 /** POST /api/dev/money/deposit (operator / CLI, only with EXPOSE_OUTBOX): a simulated chain transfer to a user's address. */
 export const devDepositBody = z.object({
@@ -134,29 +138,27 @@ export const withdrawRequestBody = z.object({
 });
 export type WithdrawBody = z.input<typeof withdrawRequestBody>;
 
-export interface Withdrawal {
-  id: number;
-  coin: MoneyCoin;
-  network: Network;
-  address: string;
+export const withdrawalSchema = z.object({
+  id: z.number().int(),
+  coin: z.enum(MONEY_COINS),
+  network: z.enum(NETWORKS),
+  address: z.string(),
   /** What the address receives. */
-  amount: string;
-  fee: string;
+  amount: z.string(),
+  fee: z.string(),
   /** amount + fee: held from the fund wallet while pending / processing. */
-  total: string;
-  status: WithdrawalStatus;
-  txid: string;
-  reason: string;
-  time: number;
-  updatedAt: number;
-}
+  total: z.string(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  txid: z.string(),
+  reason: z.string(),
+  time: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 /** `data` of a withdrawal refused by the password lock (SPEC §9). */
-export interface WithdrawLock {
-  reason: 'reset' | 'change';
-  until: number;
-  leftMs: number;
-}
+export const withdrawLockSchema = z.object({ reason: z.enum(['reset', 'change']), until: z.number().int(), leftMs: z.number().int() });
+export type WithdrawLock = z.infer<typeof withdrawLockSchema>;
 
 export const withdrawalIdBody = z.object({ id: z.coerce.number().int().positive() });
 export const devReviewBody = z.object({
@@ -167,18 +169,19 @@ export const devReviewBody = z.object({
 
 /** GET /api/money/withdraw/info query: the numbers the form shows before submitting. */
 export const withdrawInfoQuery = depositAddressQuery;
-export interface WithdrawInfo {
-  coin: MoneyCoin;
-  network: Network;
-  available: string;
-  minWithdrawal: string;
-  fee: string;
+export const withdrawInfoSchema = z.object({
+  coin: z.enum(MONEY_COINS),
+  network: z.enum(NETWORKS),
+  available: z.string(),
+  minWithdrawal: z.string(),
+  fee: z.string(),
   /** available − fee, never below 0: what 'Max' fills in. */
-  max: string;
+  max: z.string(),
   /** 'google' when an authenticator is bound, else 'email' (send a 'security' mail code). */
-  security: 'google' | 'email';
-  lock: WithdrawLock | null;
-}
+  security: z.enum(['google', 'email']),
+  lock: withdrawLockSchema.nullable(),
+});
+export type WithdrawInfo = z.infer<typeof withdrawInfoSchema>;
 
 // ---------------------------------------------------------------- history
 
@@ -186,20 +189,21 @@ export const HISTORY_TYPES = ['deposit', 'withdrawal', 'transfer'] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
 
 /** One row of the wallet history. Transfers: `network` is '', `from`/`to` are wallets; status completed; txid the ledger ref. */
-export interface HistoryRow {
-  type: HistoryType;
-  id: number;
-  coin: string;
-  network: string;
-  amount: string;
-  fee: string;
-  status: string;
-  txid: string;
-  address: string;
-  from: string;
-  to: string;
-  time: number;
-}
+export const historyRowSchema = z.object({
+  type: z.enum(HISTORY_TYPES),
+  id: z.number().int(),
+  coin: z.string(),
+  network: z.string(),
+  amount: z.string(),
+  fee: z.string(),
+  status: z.string(),
+  txid: z.string(),
+  address: z.string(),
+  from: z.string(),
+  to: z.string(),
+  time: z.number().int(),
+});
+export type HistoryRow = z.infer<typeof historyRowSchema>;
 
 export const historyQuery = pageQuerySchema.extend({
   type: z.enum(HISTORY_TYPES).optional(),
@@ -213,7 +217,11 @@ export type HistoryQuery = z.input<typeof historyQuery>;
 // ---------------------------------------------------------------- frames and paths
 
 /** User-socket frames of this feature, pushed at every status step. */
-export type MoneyUserFrame = { type: 'deposit'; data: Deposit } | { type: 'withdrawal'; data: Withdrawal };
+export const moneyUserFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('deposit'), data: depositSchema }),
+  z.object({ type: z.literal('withdrawal'), data: withdrawalSchema }),
+]);
+export type MoneyUserFrame = z.infer<typeof moneyUserFrameSchema>;
 
 export const MONEY_PATHS = {
   networks: '/api/money/networks',

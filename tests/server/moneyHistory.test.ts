@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Page } from '../../src/protocol/envelope.ts';
-import { MONEY_PATHS } from '../../src/protocol/wallet.ts';
+import { API_ROUTES } from '../../src/protocol/api.ts';
+import { depositAddressQuery, MONEY_PATHS, withdrawInfoQuery } from '../../src/protocol/wallet.ts';
 import type { Deposit, HistoryRow, Withdrawal } from '../../src/protocol/wallet.ts';
 import { call, sendCode } from './harness.ts';
 import { startMoney } from './moneyHarness.ts';
@@ -88,5 +89,31 @@ describe('wallet history', () => {
       ['credited', 2],
     ]);
     ws.close();
+  });
+});
+
+describe('responses follow the protocol schemas (src/protocol/api.ts)', () => {
+  it('every money and convert route with a response schema answers data that parses', async () => {
+    const email = 'schema@example.com';
+    const u = await m.user(email);
+    await call(m.h, api(MONEY_PATHS.devDeposit), { body: { email, coin: 'USDT', network: 'ERC20', amount: '30' } });
+    m.h.clock.advance(61_000);
+    const code = await sendCode(m.h, email, 'security');
+    await call(m.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { coin: 'USDT', network: 'TRC20', address: TRON, amount: '10', code } });
+    const q = await call<{ quoteId: string }>(m.h, '/convert/quote', { token: u.token, body: { from: 'USDT', to: 'ETH', amount: '25' } });
+    await call(m.h, '/convert', { token: u.token, body: { quoteId: q.data.quoteId } });
+    const checked: string[] = [];
+    for (const route of API_ROUTES) {
+      if (!route.response || route.method !== 'get') continue;
+      const query = route.query === depositAddressQuery || route.query === withdrawInfoQuery ? '?coin=USDT&network=TRC20' : '';
+      const r = await call(m.h, `${route.path.replace(/^\/api/, '')}${query}`, { token: u.token });
+      expect(r.code, route.path).toBe(200);
+      const parsed = route.response.safeParse(r.data);
+      expect(parsed.success, `${route.path}: ${parsed.error?.message ?? ''}`).toBe(true);
+      const list = (r.data as { list?: unknown[] }).list;
+      if (list) expect(list.length, route.path).toBeGreaterThan(0);
+      checked.push(route.path);
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(7);
   });
 });
