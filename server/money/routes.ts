@@ -83,7 +83,15 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
           const checked = checkRequest(rule, b.address ?? '', b.amount);
           if (!checked.ok) return reject(checked.code, checked.msg);
           if (!b.code) return reject(Code.badRequest, WALLET_MSG.codeRequired);
-          if (!(await verifySecurityCode(db, user, b.code, now))) return reject(Code.badRequest, WALLET_MSG.codeInvalid);
+          // Wrong codes count like failed logins (5 per 15 min per account), so a 6-digit code cannot be guessed.
+          const failures = app.deps.limits.loginFailuresPerAccount;
+          const key = `withdraw:${user.id}`;
+          if (!failures.allows(key, now)) return reject(Code.tooManyRequests, WALLET_MSG.tooManyAttempts);
+          if (!(await verifySecurityCode(db, user, b.code, now))) {
+            failures.record(key, now);
+            return reject(Code.badRequest, WALLET_MSG.codeInvalid);
+          }
+          failures.reset(key);
           const res = await holdWithdrawal(deps, { userId: user.id, rule, address: (b.address ?? '').trim(), amount: checked.amount, fee: checked.fee });
           return res.ok ? ok(res.withdrawal, WALLET_MSG.withdrawalSubmitted) : reject(res.code, res.msg);
         });

@@ -19,6 +19,7 @@ export const WALLET_MSG = {
   insufficientBalance: 'Insufficient Balance',
   codeRequired: 'Please enter the verification code',
   codeInvalid: 'Verification code is invalid or expired',
+  tooManyAttempts: 'Too many wrong codes, please try again later',
   /** SPEC §9, reset screen. `data` carries the time left. */
   lockedAfterReset: 'Withdrawals are disabled for 48 hours after a password reset',
   /** SPEC §9, change-password screen. `data` carries the time left. */

@@ -6,7 +6,7 @@ import type { Page } from '../../src/protocol/envelope.ts';
 import type { GoogleCodeResult } from '../../src/protocol/user.ts';
 import { MONEY_PATHS, WALLET_MSG } from '../../src/protocol/wallet.ts';
 import type { HistoryRow, Withdrawal, WithdrawInfo, WithdrawLock } from '../../src/protocol/wallet.ts';
-import { call, login, sendCode } from './harness.ts';
+import { call, createRateLimits, login, sendCode } from './harness.ts';
 import { startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
@@ -165,5 +165,29 @@ describe('security step and password locks', () => {
     expect(r.data).toMatchObject({ reason: 'reset', until: resetAt + 48 * HOUR });
     m.h.clock.t = resetAt + 48 * HOUR;
     expect((await withdraw(token, { code: await code(email) })).code).toBe(200);
+  });
+});
+
+describe('code guessing', () => {
+  it('5 wrong security codes in 15 minutes block the next attempt, even with the right code', async () => {
+    const limited = await startMoney({ limits: createRateLimits() });
+    try {
+      const email = 'w-guess@example.com';
+      const u = await limited.user(email);
+      limited.h.clock.advance(61_000);
+      const good = await sendCode(limited.h, email, 'security');
+      const body = { coin: 'USDT', network: 'TRC20', address: TRON, amount: '10' };
+      for (let i = 0; i < 5; i += 1) {
+        const bad = await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: '000000' === good ? '111111' : '000000' } });
+        expect(bad.msg).toBe(WALLET_MSG.codeInvalid);
+      }
+      const blocked = await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: good } });
+      expect([blocked.code, blocked.msg]).toEqual([429, WALLET_MSG.tooManyAttempts]);
+      limited.h.clock.advance(15 * 60_000);
+      const fresh = await sendCode(limited.h, email, 'security');
+      expect((await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: fresh } })).code).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
