@@ -18,7 +18,8 @@ import { publishBalance } from './accounts.ts';
 
 /**
  * Instant convert (docs/WALLET.md). A quote reads the market engine's last prices (USDT = 1, BTC
- * and ETH from BTCUSDT / ETHUSDT), truncates the rate to RATE_DECIMALS and computes the received
+ * and ETH from BTCUSDT / ETHUSDT), truncates the rate to RATE_DECIMALS (16, so even a BTC rate in
+ * USDT keeps 9+ significant digits and truncation costs < 1e-7 of the amount) and computes the received
  * amount FROM that truncated rate (floored to the coin's decimals), so the two legs always match
  * the quote exactly. Converting checks, in one transaction: the quote is the caller's, unused,
  * and `now < expiresAt` (server clock); marks it filled (conditional on still unfilled, so a
@@ -37,12 +38,15 @@ export function formatRate(r: bigint): string {
   return `${s.slice(0, -RATE_DECIMALS)}.${s.slice(-RATE_DECIMALS)}`;
 }
 
-/** A coin's USDT price scaled by 10^RATE_DECIMALS, or undefined without a market price. */
+/** Prices are on their tick (at most 8 decimals): scaled by 10^8 they are exact integers well below 2^53. */
+const PRICE_SCALE = 100_000_000;
+
+/** A coin's USDT price scaled by 10^8, or undefined without a market price. */
 function scaledPrice(source: MarketSource, coin: ConvertCoin): bigint | undefined {
-  if (coin === 'USDT') return RATE_SCALE;
+  if (coin === 'USDT') return BigInt(PRICE_SCALE);
   const last = source.ticker(`${coin}USDT`)?.last;
   if (last === undefined || !Number.isFinite(last) || last <= 0) return undefined;
-  return BigInt(Math.round(last * Number(RATE_SCALE)));
+  return BigInt(Math.round(last * PRICE_SCALE));
 }
 
 /** Units of `to` per one `from`, scaled, truncated. */

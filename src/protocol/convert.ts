@@ -29,7 +29,7 @@ export type ConvertAccount = (typeof CONVERT_ACCOUNTS)[number];
 /** How long a quote's rate holds on the server clock. */
 export const QUOTE_TTL_MS = 8_000;
 /** Decimals of a quoted rate (the rate is truncated, and the received amount is computed from the truncated rate). */
-export const RATE_DECIMALS = 8;
+export const RATE_DECIMALS = 16;
 
 const coin = z.string({ error: CONVERT_MSG.unknownCoin }).trim().toUpperCase().pipe(z.enum(CONVERT_COINS, { error: CONVERT_MSG.unknownCoin }));
 const DECIMAL = /^\d+(\.\d+)?$/;

@@ -27,14 +27,14 @@ describe('instant convert', () => {
     const u = await m.user('cv-a@example.com');
     const q = await quote(u.token, {});
     expect(q.code).toBe(200);
-    expect(q.data).toMatchObject({ from: 'USDT', to: 'BTC', rate: '0.00002000', fromAmount: '1000.000000', toAmount: '0.02000000', fee: '0', account: 'fund' });
+    expect(q.data).toMatchObject({ from: 'USDT', to: 'BTC', rate: '0.0000200000000000', fromAmount: '1000.000000', toAmount: '0.02000000', fee: '0', account: 'fund' });
     expect(q.data.expiresAt - q.data.createdAt).toBe(QUOTE_TTL_MS);
     // The market moves after the quote; the fill keeps the quoted rate.
     m.source.setPrice('BTCUSDT', 40_000);
     m.h.clock.advance(QUOTE_TTL_MS - 1);
     const c = await convert(u.token, q.data.quoteId);
     expect([c.code, c.msg]).toEqual([200, CONVERT_MSG.converted]);
-    expect(c.data).toMatchObject({ rate: '0.00002000', fromAmount: '1000.000000', toAmount: '0.02000000', fee: '0' });
+    expect(c.data).toMatchObject({ rate: '0.0000200000000000', fromAmount: '1000.000000', toAmount: '0.02000000', fee: '0' });
     expect(await m.balance(u.token, 'fund', 'USDT')).toBe('9000.000000');
     expect(await m.balance(u.token, 'fund', 'BTC')).toBe('0.02000000');
     const again = await convert(u.token, q.data.quoteId);
@@ -105,7 +105,7 @@ describe('instant convert', () => {
     const none = await call<Page<Conversion>>(m.h, `${api(CONVERT_PATHS.history)}?account=spot`, { token: u.token });
     expect(none.data.total).toBe(0);
     const pairs = await call<{ from: string; to: string; rate: string }[]>(m.h, api(CONVERT_PATHS.pairs));
-    expect(pairs.data).toContainEqual({ from: 'BTC', to: 'ETH', rate: '20.00000000' });
+    expect(pairs.data).toContainEqual({ from: 'BTC', to: 'ETH', rate: '20.0000000000000000' });
     expect(pairs.data).toHaveLength(6);
   });
 });
