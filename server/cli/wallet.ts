@@ -16,6 +16,7 @@ const USAGE = `Usage:
   npm run wallet -- withdrawals [--status pending]
   npm run wallet -- approve <id>
   npm run wallet -- reject <id> [--reason "<text>"]
+  npm run wallet -- fast-forward --email <email> --hours 24   (lets time pass for the user's lock and deposits; server only)
 Goes through the running server (http://HOST:PORT, the same env as npm run serve) when it exposes
 the dev endpoints, so open screens update live; otherwise (server stopped, or EXPOSE_OUTBOX=0) it
 writes the database in DATA_DIR directly (a running server's chain job still confirms the deposit;
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       email: { type: 'string' }, coin: { type: 'string' }, network: { type: 'string' }, amount: { type: 'string' },
-      status: { type: 'string' }, reason: { type: 'string' }, offline: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      status: { type: 'string' }, reason: { type: 'string' }, hours: { type: 'string' }, offline: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, arg] = positionals;
@@ -124,6 +125,15 @@ async function main(): Promise<void> {
           return res.ok ? res.withdrawal : fail(`Refused: ${res.msg}`);
         });
     console.log(line(w));
+    return;
+  }
+  if (command === 'fast-forward') {
+    if (!values.email || !values.hours) fail(`fast-forward needs --email and --hours.\n${USAGE}`);
+    const r = await viaServer<{ withdrawLockUntil: number; deposits: number }>(base, 'POST', MONEY_PATHS.devFastForward, { email: values.email, hours: Number(values.hours) });
+    if (!r) fail('fast-forward needs the running server with its development endpoints (EXPOSE_OUTBOX).');
+    if (r.code !== 200) fail(`Refused: ${r.msg}`);
+    const lock = r.data.withdrawLockUntil > Date.now() ? `locked until ${new Date(r.data.withdrawLockUntil).toISOString()}` : 'no withdrawal lock';
+    console.log(`${values.email}: ${lock}; ${r.data.deposits} confirming deposit(s) moved ${values.hours} h earlier.`);
     return;
   }
   fail(USAGE);

@@ -4,7 +4,7 @@ import { convertBody, convertHistoryQuery, CONVERT_MSG, quoteBody } from '../../
 import { Code, ok } from '../../src/protocol/envelope.ts';
 import type { Envelope, Page } from '../../src/protocol/envelope.ts';
 import {
-  CHAIN_RULES, depositAddressQuery, devDepositBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawRequestBody, withdrawInfoQuery,
+  CHAIN_RULES, depositAddressQuery, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawRequestBody, withdrawInfoQuery,
 } from '../../src/protocol/wallet.ts';
 import type { ChainRule, Withdrawal, WithdrawLock } from '../../src/protocol/wallet.ts';
 import type { Db } from '../db/connection.ts';
@@ -19,6 +19,7 @@ import { matchTotpStep } from '../services/totp.ts';
 import { convertHistory, convertPairs, convertQuote, createQuote } from './convert.ts';
 import { depositAddress, depositsPage, ruleOrMessage, sendDeposit } from './deposits.ts';
 import { historyPage } from './history.ts';
+import { fastForwardMoney } from './fastForward.ts';
 import { checkRequest, holdWithdrawal, lockMessage, transition, withdrawalDto, withdrawInfo, withdrawLockOf } from './withdrawals.ts';
 
 function ruleOf(coin: string, network: string): ChainRule {
@@ -146,6 +147,12 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
           return typeof res === 'string' ? reject(Code.badRequest, res) : ok(res, res.status === 'belowMinimum' ? WALLET_MSG.depositBelowMinimum : 'success');
         });
         r.get('/withdrawals', async (req) => ok(await withdrawalsPage(db, undefined, parseInput(historyQuery, req.query))));
+        r.post('/fast-forward', async (req) => {
+          const b = parseInput(devFastForwardBody, req.body);
+          const user = await findUserByEmail(db, b.email);
+          if (!user || user.role !== 'user') return reject(Code.notFound, WALLET_MSG.userNotFound);
+          return ok(await fastForwardMoney(db, user, Math.round(b.hours * 3_600_000), clock.now()));
+        });
         r.post('/review', async (req) => {
           const b = parseInput(devReviewBody, req.body);
           const res = await transition(deps, b.id, b.decision, b.reason !== undefined ? { reason: b.reason } : {});

@@ -24,6 +24,8 @@ import { fakeTxid } from './deposits.ts';
 
 export type WithdrawalRow = Selectable<WithdrawalsTable>;
 const HOUR_MS = 3_600_000;
+/** How long a password reset locks withdrawals (SPEC §9, reset screen). */
+export const RESET_LOCK_MS = RESET_WITHDRAW_LOCK_HOURS * HOUR_MS;
 
 export function withdrawalDto(r: WithdrawalRow): Withdrawal {
   const amount = parseMinor(r.amount);
@@ -51,7 +53,7 @@ export function withdrawalDto(r: WithdrawalRow): Withdrawal {
 export async function withdrawLockOf(db: Db, user: UserRow, now: number): Promise<WithdrawLock | null> {
   const until = user.withdraw_lock_until;
   if (until <= now) return null;
-  const resetAt = until - RESET_WITHDRAW_LOCK_HOURS * HOUR_MS;
+  const resetAt = until - RESET_LOCK_MS;
   const reset = await db
     .selectFrom('mail_codes')
     .select('id')

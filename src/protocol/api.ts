@@ -12,7 +12,7 @@ import {
 } from './user.ts';
 import { voucherListQuery, voucherMergeBody } from './vouchers.ts';
 import {
-  chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
+  chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
   withdrawalSchema, withdrawInfoQuery, withdrawInfoSchema, withdrawLockSchema, withdrawRequestBody,
 } from './wallet.ts';
 
@@ -106,6 +106,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('get', '/api/money/history', 'money', 'Wallet history: deposits, withdrawals, transfers', { ...A, query: historyQuery, data: 'Page<HistoryRow>', response: pageSchema(historyRowSchema) }),
   r('post', '/api/dev/money/deposit', 'dev', 'Send a simulated chain deposit (operator)', { dev: true, body: devDepositBody, data: 'Deposit', response: depositSchema }),
   r('get', '/api/dev/money/withdrawals', 'dev', 'Every withdrawal (operator)', { dev: true, query: historyQuery, data: 'Page<Withdrawal>', response: pageSchema(withdrawalSchema) }),
+  r('post', '/api/dev/money/fast-forward', 'dev', 'Let hours pass for one user’s withdrawal lock and confirming deposits (development)', { dev: true, body: devFastForwardBody, data: '{withdrawLockUntil, deposits}' }),
   r('post', '/api/dev/money/review', 'dev', 'Approve or reject a pending withdrawal (operator)', { dev: true, body: devReviewBody, data: 'Withdrawal', response: withdrawalSchema }),
 
   r('get', '/api/convert/pairs', 'convert', 'Convertible pairs with live rates', { data: '{from, to, rate}[]' }),

@@ -161,6 +161,16 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 export const withdrawLockSchema = z.object({ reason: z.enum(['reset', 'change']), until: z.number().int(), leftMs: z.number().int() });
 export type WithdrawLock = z.infer<typeof withdrawLockSchema>;
 
+/**
+ * POST /api/dev/money/fast-forward (development): lets `hours` pass for one user's money without
+ * moving the server clock: the password lock ends that much sooner and confirming deposits count as
+ * seen that much earlier (the next chain step confirms them). For browser tests and demos.
+ */
+export const devFastForwardBody = z.object({
+  email: z.string().trim().toLowerCase().min(3).max(254),
+  hours: z.coerce.number().positive().max(24 * 365),
+});
+
 export const withdrawalIdBody = z.object({ id: z.coerce.number().int().positive() });
 export const devReviewBody = z.object({
   id: z.coerce.number().int().positive(),
@@ -236,5 +246,6 @@ export const MONEY_PATHS = {
   devDeposit: '/api/dev/money/deposit',
   devWithdrawals: '/api/dev/money/withdrawals',
   devReview: '/api/dev/money/review',
+  devFastForward: '/api/dev/money/fast-forward',
 } as const;
 

@@ -191,3 +191,25 @@ describe('code guessing', () => {
     }
   });
 });
+
+describe('development fast-forward', () => {
+  it('ends a reset lock sooner (keeping its reading) and lets confirming deposits confirm, without moving the server clock', async () => {
+    const email = 'w-ff@example.com';
+    await m.user(email);
+    m.h.clock.advance(61_000);
+    const resetCode = await sendCode(m.h, email, 'reset');
+    expect((await call(m.h, '/user/resetPassword', { body: { email, code: resetCode, password: 'secret77', confirmPassword: 'secret77' } })).code).toBe(200);
+    const token = await login(m.h, email, 'secret77');
+    await call(m.h, api(MONEY_PATHS.devDeposit), { body: { email, coin: 'BTC', network: 'Bitcoin', amount: '0.01' } });
+    const ff = await call<{ withdrawLockUntil: number; deposits: number }>(m.h, api(MONEY_PATHS.devFastForward), { body: { email, hours: 47 } });
+    expect(ff.data.deposits).toBe(1);
+    const locked = await withdraw(token, { code: await code(email) });
+    expect([locked.code, locked.msg, (locked.data as WithdrawLock).reason]).toEqual([403, WALLET_MSG.lockedAfterReset, 'reset']);
+    expect((locked.data as WithdrawLock).leftMs).toBeLessThanOrEqual(HOUR);
+    await m.jobs();
+    expect(await m.balance(token, 'fund', 'BTC')).toBe('0.01000000');
+    await call(m.h, api(MONEY_PATHS.devFastForward), { body: { email, hours: 1 } });
+    expect((await withdraw(token, { code: await code(email) })).code).toBe(200);
+    expect((await call(m.h, api(MONEY_PATHS.devFastForward), { body: { email: 'nobody@example.com', hours: 1 } })).msg).toBe(WALLET_MSG.userNotFound);
+  });
+});
