@@ -18,6 +18,10 @@ import { advanceDeposits, sendDeposit } from '../../server/money/deposits.ts';
 import { advanceWithdrawals, holdWithdrawal, transition } from '../../server/money/withdrawals.ts';
 import { createAccount } from '../../server/services/accounts.ts';
 import { ControlledMarketSource } from '../../server/trading/controlledSource.ts';
+import { TradingEngine } from '../../server/trading/engine.ts';
+import { Rejection } from '../../server/http/errors.ts';
+import { ESCROW_ACCOUNT_ID } from '../../server/wallet/wallet.ts';
+import { placeOrderBody } from '../../src/protocol/trading.ts';
 import { transfer } from '../../server/wallet/wallet.ts';
 import { CONVERT_COINS } from '../../src/protocol/convert.ts';
 import { CHAIN_RULES } from '../../src/protocol/wallet.ts';
@@ -26,7 +30,8 @@ import { ManualClock, T0 } from './harness.ts';
 /**
  * Money invariants on a real SQLite file, through the services the routes call: random
  * interleavings of deposits (credited or below minimum), withdrawals (held, then approved and
- * completed, rejected or cancelled), wallet transfers and converts never make a balance negative,
+ * completed, rejected or cancelled), wallet transfers, converts and futures trades (open, close,
+ * price moves that liquidate) never make a balance negative,
  * never create or destroy value (every asset sums to zero over all accounts, every balance equals
  * its ledger sum), the hold account holds exactly the open withdrawals' amount + fee, and each
  * convert's two legs are exactly its quote's amounts.
@@ -35,6 +40,8 @@ let dir: string;
 let db: Db;
 let deps: FeatureDeps;
 let clock: ManualClock;
+let engine: TradingEngine;
+let source: ControlledMarketSource;
 const users: number[] = [];
 
 beforeAll(async () => {
@@ -42,13 +49,16 @@ beforeAll(async () => {
   db = openDb({ filename: dbFile(dir) });
   await migrateToLatest(db);
   clock = new ManualClock(T0);
-  const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), T0);
+  source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), T0);
   source.setPrice('BTCUSDT', 61_234.5);
   source.setPrice('ETHUSDT', 3_012.37);
   deps = { db, clock, source, periodicMs: 0 };
+  engine = new TradingEngine({ db, clock, source, onError: (e) => { throw e; } });
+  await engine.start({ periodicMs: 0 });
   for (const e of ['p', 'q']) users.push((await createAccount(db, { email: `${e}@example.com`, passwordHash: '!', invitedBy: null, now: T0 })).id);
 });
 afterAll(async () => {
+  await engine.stop();
   await db.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -63,10 +73,17 @@ const op = fc.oneof(
   fc.record({ k: fc.constant('transfer' as const), u: user, from: fc.constantFrom<Wallet>('fund', 'spot', 'perp'), to: fc.constantFrom<Wallet>('fund', 'spot', 'perp'), coin: fc.constantFrom(...CONVERT_COINS), amount: decimal }),
   fc.record({ k: fc.constant('convert' as const), u: user, from: fc.constantFrom(...CONVERT_COINS), to: fc.constantFrom(...CONVERT_COINS), amount: decimal, account: fc.constantFrom('fund' as const, 'spot' as const) }),
   fc.record({ k: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 60_000 }) }),
+  fc.record({ k: fc.constant('trade' as const), u: user, side: fc.constantFrom('buy' as const, 'sell' as const), steps: fc.integer({ min: 1, max: 50 }), leverage: fc.integer({ min: 1, max: 50 }) }),
+  fc.record({ k: fc.constant('close' as const), u: user }),
+  fc.record({ k: fc.constant('move' as const), pct: fc.integer({ min: -30, max: 30 }) }),
 );
+let orderSeq = 0;
 
 async function reset(): Promise<void> {
-  for (const t of ['ledger_refs', 'convert_quotes', 'withdrawals', 'deposits'] as const) await db.deleteFrom(t).execute();
+  await engine.idle();
+  for (const t of ['ledger_refs', 'convert_quotes', 'withdrawals', 'deposits', 'trade_fills', 'trade_orders', 'trade_positions'] as const) await db.deleteFrom(t).execute();
+  source.setPrice('BTCUSDT', 61_234.5);
+  await engine.idle();
   // Back to the accounts' opening balances: keep only their first postings (the starting credits).
   const keep = await db.selectFrom('ledger_entries').select('ref').where('type', '=', 'ADMIN_ADJUST').execute();
   await db.deleteFrom('ledger_entries').where('ref', 'not in', keep.map((r) => r.ref)).execute();
@@ -82,7 +99,7 @@ async function reset(): Promise<void> {
 
 async function checkInvariants(): Promise<void> {
   const perAsset = new Map<string, bigint>();
-  for (const id of [SYSTEM_ACCOUNT_ID, HOLD_ACCOUNT_ID, ...users]) {
+  for (const id of [SYSTEM_ACCOUNT_ID, ESCROW_ACCOUNT_ID, HOLD_ACCOUNT_ID, ...users]) {
     for (const b of await balancesOf(db, id)) {
       expect(await ledgerSum(db, id, b.wallet, b.asset)).toBe(b.amount);
       if (id !== SYSTEM_ACCOUNT_ID) expect(b.amount >= 0n).toBe(true);
@@ -106,7 +123,7 @@ async function checkInvariants(): Promise<void> {
 describe('money invariants (real SQLite file)', () => {
   it('random interleavings keep balances ≥ 0, the ledger equal to the balances, holds equal to open withdrawals', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), async (ops) => {
         await reset();
         for (const o of ops) {
           switch (o.k) {
@@ -138,6 +155,27 @@ describe('money invariants (real SQLite file)', () => {
               if (q.ok) await convertQuote(deps, users[o.u] as number, q.quote.quoteId);
               break;
             }
+            case 'trade':
+              try {
+                orderSeq += 1;
+                await engine.placeOrder(users[o.u] as number, placeOrderBody.parse({ clientOrderId: `m${orderSeq}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: o.side, qty: Number((0.001 * o.steps).toFixed(3)), leverage: o.leverage }));
+              } catch (err) {
+                if (!(err instanceof Rejection)) throw err;
+              }
+              break;
+            case 'close': {
+              const [p] = await engine.positions(users[o.u] as number);
+              try {
+                if (p) await engine.closePosition(users[o.u] as number, { positionId: p.id });
+              } catch (err) {
+                if (!(err instanceof Rejection)) throw err;
+              }
+              break;
+            }
+            case 'move':
+              source.setPrice('BTCUSDT', Number((61_234.5 * (1 + o.pct / 100)).toFixed(1)));
+              await engine.idle();
+              break;
             case 'tick':
               clock.advance(o.ms);
               await advanceDeposits(deps, clock.now());
@@ -147,7 +185,7 @@ describe('money invariants (real SQLite file)', () => {
         }
         await checkInvariants();
       }),
-      { numRuns: 30 },
+      { numRuns: 50 },
     );
   });
 
