@@ -14,6 +14,7 @@ import { installSecurityHeaders } from './http/security.ts';
 import { installStaticSite } from './http/staticSite.ts';
 import { createMailer } from './mail/mailer.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { apiDocsRoutes } from './openapi.ts';
 import { createRevocationHub } from './ws/revocations.ts';
 import { miscRoutes } from './routes/misc.ts';
 import { userAuthRoutes } from './routes/userAuth.ts';
@@ -75,6 +76,7 @@ export function buildApp({
   installErrorHandling(app, fallback);
 
   void app.register(miscRoutes, { prefix: '/api' });
+  void app.register(apiDocsRoutes, { prefix: '/api' });
   void app.register(userAuthRoutes, { prefix: '/api/user' });
   void app.register(userProfileRoutes, { prefix: '/api/user' });
   void app.register(userGoogleRoutes, { prefix: '/api/user' });

@@ -6,7 +6,6 @@ import { purgeMailSecrets } from './db/repos/mailCodes.ts';
 import { seedDemo } from './db/seed.ts';
 import { DEMO_ACCOUNT } from './services/accounts.ts';
 import { createPlatform } from './platform.ts';
-import { createTrading } from './trading/wiring.ts';
 import { createFeatures } from './features.ts';
 
 /**
@@ -22,9 +21,8 @@ async function main(): Promise<void> {
   // A database that ran in development may hold mailed codes in clear: production keeps none.
   if (config.production) await purgeMailSecrets(db, clock.now());
   const platform = createPlatform({ db, clock });
-  // The trading engine follows the platform's market source and pushes on its user bus.
-  const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
-  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })] });
+  // Every feature (trading, money, compensation, ...) follows the platform's market source and pushes on its user bus.
+  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source })] });
 
   let closing = false;
   const shutdown = (signal: string): void => {
