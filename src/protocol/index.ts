@@ -2,3 +2,4 @@ export * from './envelope.ts';
 export * from './user.ts';
 export * from './market.ts';
 export * from './trading.ts';
+export * from './netting.ts';

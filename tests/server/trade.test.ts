@@ -117,8 +117,8 @@ describe('limit orders', () => {
 
     const c = await call<Order>(t.h, '/trade/order/cancel', { token: t.token, body: { orderId: b.data.id } });
     expect(c.data).toMatchObject({ status: 'canceled', margin: '0.000000' });
-    // 10000 - 590 - fee 2.95
-    expect(await t.balance('perp')).toMatchObject({ available: '9407.050000', frozen: '590.000000' });
+    // 10000 - 590 - maker fee 5900 × 0.02 % = 1.18 (the order rested, so it pays the maker rate)
+    expect(await t.balance('perp')).toMatchObject({ available: '9408.820000', frozen: '590.000000' });
     expect((await ledger(t, '?type=CONTRACT_CANCEL')).list.map((e) => e.amount)).toEqual(['580.000000']);
     const again = await call(t.h, '/trade/order/cancel', { token: t.token, body: { orderId: b.data.id } });
     expect(again.msg).toBe('Only pending orders can be canceled');
@@ -166,9 +166,13 @@ describe('validation messages', () => {
     expect(await msg({ tp: 59_000 })).toBe('Invalid take-profit price');
     expect(await msg({ sl: 61_000 })).toBe('Invalid stop-loss price');
     expect((await t.place({})).code).toBe(200);
-    expect(await msg({ side: 'sell' })).toBe('Close the opposite position or cancel its orders first');
     expect(await msg({ kind: 'marketClose', side: 'buy' })).toBe('The order side must close the position');
     expect(await msg({ kind: 'marketClose', side: 'sell', qty: 0.2 })).toBe('Close quantity exceeds the position size');
+    expect(await msg({ side: 'buy', reduceOnly: true })).toBe('Reduce-only order would increase the position');
+    // One-way netting: an order on the other side is no longer refused; it closes the long exactly.
+    expect(await msg({ side: 'sell' })).toBe('success');
+    expect(await t.positions()).toEqual([]);
+    expect(await msg({ side: 'sell', reduceOnly: true })).toBe('Reduce-only order would increase the position');
     const noAuth = await call(t.h, '/trade/order', { body: { clientOrderId: 'x' } });
     expect(noAuth.code).toBe(401);
   });
