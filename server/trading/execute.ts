@@ -92,7 +92,8 @@ export async function executeFill(c: Ctx, o: OrderRow, rules: Rules, exec: Execu
     realized += r.realized;
   }
   if (net.openQty > 0n) {
-    const same = pos && pos.side === net.side ? pos : null;
+    // The opening part is on the order's side: an increase of that position, or a new one (after a flip, a new row).
+    const same = pos && net.kind === 'increase' ? pos : null;
     const fromLock = lock > 0n ? proRata(lock, net.openQty, exec.qtyU) : null;
     if (lock > 0n && fromLock !== null && fromLock < lock) await releaseOrderMargin(c, o.user_id, o.contract, lock - fromLock, o.symbol);
     const feeRatio = maker ? makerFee : rules.openingFeeRatio;
