@@ -23,6 +23,12 @@ import type { OrderRow, PositionRow } from './store.ts';
  * fills the taker rate (openingFeeRatio / closingFeeRatio).
  */
 
+/** What the caller of {@link executeFill} already knows. */
+export interface FillAt {
+  known?: PositionRow | null;
+  unsaved?: boolean;
+}
+
 /** Prices and the book the order code reads from the market source. */
 export interface MarketView {
   rules(symbol: string): Rules | undefined;
@@ -69,13 +75,22 @@ async function fillRow(c: Ctx, o: OrderRow, rules: Rules, posId: string, qtyU: b
  * in escrow for exactly `exec.qtyU` (a resting order's), 0n when none: the part of it the opening part
  * does not use is released (CONTRACT_CANCEL). A reduce-only order is capped at the position and never
  * opens. Throws a Rejection (the caller's transaction rolls back) when the opening part cannot be paid
- * or its leverage exceeds the bracket of the resulting notional. Returns the quantity executed.
+ * or its leverage exceeds the bracket of the resulting notional. Returns the quantity executed and the order row as updated.
+ * `at.known`: the user's open position on the symbol as read earlier in this same transaction (saves a
+ * read); `at.unsaved`: the order row is not in the database yet and is inserted with its result (a
+ * market order at placement: one write instead of an insert and an update).
  */
-export async function executeFill(c: Ctx, o: OrderRow, rules: Rules, exec: Execution, liquidity: 'maker' | 'taker', lock: bigint): Promise<bigint> {
-  if (exec.qtyU <= 0n) return 0n;
-  const pos = (await openPositionOf(c, o.user_id, o.symbol, o.contract)) ?? null;
+export async function executeFill(
+  c: Ctx, o: OrderRow, rules: Rules, exec: Execution, liquidity: 'maker' | 'taker', lock: bigint, at: FillAt = {},
+): Promise<{ done: bigint; row: OrderRow }> {
+  const nothing = async () => {
+    if (at.unsaved) await c.trx.insertInto('trade_orders').values(o).execute();
+    return { done: 0n, row: o };
+  };
+  if (exec.qtyU <= 0n) return nothing();
+  const pos = at.known !== undefined ? at.known : ((await openPositionOf(c, o.user_id, o.symbol, o.contract)) ?? null);
   const net = netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, o.side, exec.qtyU, isReduceOnly(o));
-  if (net.kind === 'refused') return 0n;
+  if (net.kind === 'refused') return nothing();
   const total = net.closeQty + net.openQty;
   const n = proRata(exec.notional, total, exec.qtyU);
   const closeN = proRata(n, net.closeQty, total);
@@ -99,10 +114,12 @@ export async function executeFill(c: Ctx, o: OrderRow, rules: Rules, exec: Execu
     const feeRatio = maker ? makerFee : rules.openingFeeRatio;
     const bracket = bracketFor(rules, (same ? parseMinor(same.cost) : 0n) + openN);
     if (o.leverage > bracket.maxLeverage) reject(`${TRADE_MSG.leverageBracket}${bracket.maxLeverage}x`);
-    if (fromLock === null && (await availableOf(c.trx, o.user_id, o.contract, COIN)) < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) {
-      reject(TRADE_MSG.insufficientBalance);
+    let avail: bigint | undefined;
+    if (fromLock === null) {
+      avail = await availableOf(c.trx, o.user_id, o.contract, COIN);
+      if (avail < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) reject(TRADE_MSG.insufficientBalance);
     }
-    const opened = await openPart(c, o, rules, same, net.openQty, openN, feeRatio, fromLock);
+    const opened = await openPart(c, o, rules, same, net.openQty, openN, feeRatio, fromLock, avail);
     await fillRow(c, o, rules, opened.pos.id, net.openQty, openN, opened.fee, 0n, liquidity);
     fee += opened.fee;
     finalPos = opened.pos;
@@ -114,25 +131,25 @@ export async function executeFill(c: Ctx, o: OrderRow, rules: Rules, exec: Execu
   const executed = executedUnits(o, rules) + total;
   const execN = parseMinor(o.exec_notional) + n;
   const done = executed >= qtyUnits(o, rules);
-  await c.trx
-    .updateTable('trade_orders')
-    .set({
+  const avg = entryPrice(rules, execN, executed);
+  const set = {
       executed_qty: unscaled(executed, rules.qtyPrecision),
       exec_notional: execN.toString(),
-      avg_price: entryPrice(rules, execN, executed),
-      price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? entryPrice(rules, execN, executed) : o.price,
+      avg_price: avg,
+      price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? avg : o.price,
       fee: (parseMinor(o.fee) + fee).toString(),
       realized_pnl: (parseMinor(o.realized_pnl) + realized).toString(),
       position_id: finalPos?.id ?? o.position_id,
       status: done ? 'filled' : o.status,
       margin: lock > 0n || done ? '0' : o.margin,
       updated_at: c.now,
-    })
-    .where('id', '=', o.id)
-    .execute();
+  } satisfies Partial<OrderRow>;
+  if (at.unsaved) await c.trx.insertInto('trade_orders').values({ ...o, ...set }).execute();
+  else await c.trx.updateTable('trade_orders').set(set).where('id', '=', o.id).execute();
   c.touched.orders.add(o.id);
   c.touched.symbols.add(o.symbol);
-  return total;
+  // Nothing else in this function writes the order row: the merge is what the database now holds.
+  return { done: total, row: { ...o, ...set } };
 }
 
 /** Ends a pending order without a fill of the rest: its locked margin goes back (CONTRACT_CANCEL). */
@@ -148,13 +165,13 @@ export async function reread(c: Ctx, id: string): Promise<OrderRow> {
 }
 
 /** A market execution (marketOpen, marketClose, a triggered stopMarket): takes from the book, then ends filled or canceled. */
-export async function workMarket(c: Ctx, m: MarketView, o: OrderRow, rules: Rules): Promise<OrderRow> {
+export async function workMarket(c: Ctx, m: MarketView, o: OrderRow, rules: Rules, at: FillAt = {}): Promise<OrderRow> {
   const want = qtyUnits(o, rules) - executedUnits(o, rules);
   const exec = takeFromBook(rules, o.side, want, null, m.book(o.symbol), m.lastPrice(o.symbol));
   if (exec.qtyU === 0n) reject(TRADE_MSG.noPrice);
-  const done = await executeFill(c, o, rules, exec, 'taker', 0n);
-  const after = await reread(c, o.id);
-  if (after.status === 'pending') await cancelWith(c, after, done === 0n ? 'reduceOnly' : isReduceOnly(o) ? 'reduceOnly' : 'ioc');
+  const { done, row } = await executeFill(c, o, rules, exec, 'taker', 0n, at);
+  if (done === want) return row;
+  await cancelWith(c, row, isReduceOnly(o) ? 'reduceOnly' : 'ioc');
   return reread(c, o.id);
 }
 
@@ -181,7 +198,7 @@ export async function workLimit(c: Ctx, m: MarketView, o: OrderRow, rules: Rules
     return reread(c, o.id);
   }
   if (exec.qtyU > 0n) {
-    const done = await executeFill(c, o, rules, exec, 'taker', 0n);
+    const { done } = await executeFill(c, o, rules, exec, 'taker', 0n);
     if (done < exec.qtyU) {
       // A reduce-only order met a smaller position: the rest can never execute.
       await cancelWith(c, await reread(c, o.id), 'reduceOnly');

@@ -125,12 +125,13 @@ export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: Place
     created_at: c.now,
     updated_at: c.now,
   };
-  await c.trx.insertInto('trade_orders').values(row).execute();
   c.touched.orders.add(row.id);
   c.touched.symbols.add(b.symbol);
   if (pos && reduceOnly) c.touched.positions.add(pos.id);
+  // A market order is written once, with its result.
+  if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(c, ops, row, rules, { known: pos, unsaved: true });
+  await c.trx.insertInto('trade_orders').values(row).execute();
   if (stop || TPSL_KINDS.includes(b.kind)) return row;
-  if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(c, ops, row, rules);
   return workLimit(c, ops, row, rules, true);
 }
 

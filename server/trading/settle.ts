@@ -72,8 +72,8 @@ export function releaseOrderMargin(c: Ctx, userId: number, wallet: Wallet, amoun
  * margin (unlocked with CONTRACT_MARGIN_UNLOCK, then charged). What neither covers is waived
  * (absorbed by the system account). Returns [charged, taken from margin].
  */
-async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string): Promise<[bigint, bigint]> {
-  const avail = await availableOf(c.trx, userId, wallet, COIN);
+async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string, knownAvail?: bigint): Promise<[bigint, bigint]> {
+  const avail = knownAvail ?? (await availableOf(c.trx, userId, wallet, COIN));
   const fromWallet = amount < avail ? amount : avail;
   const short = amount - fromWallet;
   const fromMargin = short < positionMargin ? short : positionMargin;
@@ -89,11 +89,14 @@ async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, 
  * initial margin locked now (CONTRACT_OPEN); then the opening fee at `feeRatio` (CONTRACT_OPEN_FEE,
  * from the wallet, the rest from the new margin). Cost and quantity add up (weighted entry).
  */
-export async function openPart(c: Ctx, o: OrderRow, rules: Rules, existing: PositionRow | null, qtyU: bigint, n: bigint, feeRatio: number, marginFromLock: bigint | null): Promise<{ pos: PositionRow; fee: bigint }> {
+export async function openPart(
+  c: Ctx, o: OrderRow, rules: Rules, existing: PositionRow | null, qtyU: bigint, n: bigint, feeRatio: number, marginFromLock: bigint | null, availBefore?: bigint,
+): Promise<{ pos: PositionRow; fee: bigint }> {
   const wallet: Wallet = o.contract;
   let margin = marginFromLock ?? initialMargin(n, o.leverage);
   if (marginFromLock === null) await lockMargin(c, o.user_id, wallet, margin, o.symbol);
-  const [fee, fromMargin] = await charge(c, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, feeRatio), margin, o.symbol);
+  const availNow = availBefore === undefined ? undefined : marginFromLock === null ? availBefore - margin : availBefore;
+  const [fee, fromMargin] = await charge(c, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, feeRatio), margin, o.symbol, availNow);
   margin -= fromMargin;
   let pos: PositionRow;
   if (existing) {

@@ -58,7 +58,7 @@ export async function actOn(m: MarketView, c: Ctx, id: string, rules: Rules, ste
     if (pq < want) want = pq;
   }
   const liquidity = step === 'fill' ? 'maker' : 'taker';
-  const done = await executeFill(c, o, rules, { qtyU: want, notional: notional(rules, priceU, want) }, liquidity, parseMinor(o.margin));
+  const { done } = await executeFill(c, o, rules, { qtyU: want, notional: notional(rules, priceU, want) }, liquidity, parseMinor(o.margin));
   const after = await reread(c, id);
   if (after.status !== 'pending') return;
   // A TP/SL larger than what was left of the position is done once it closed it; a reduce-only
