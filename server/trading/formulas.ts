@@ -50,12 +50,6 @@ export function ceilDiv(a: bigint, b: bigint): bigint {
   return a >= 0n ? (a + b - 1n) / b : a / b;
 }
 
-/** Whether `x` lies on the grid of `step` (both at the same decimals). */
-export function onStep(x: number, step: number, dp: number): boolean {
-  const s = scaled(step, dp);
-  return s > 0n && scaled(x, dp) % s === 0n;
-}
-
 /**
  * notional = price × qty, in quote minor units, rounded down:
  * P·10^pp × Q·10^qp × 10^cd / 10^(pp+qp).

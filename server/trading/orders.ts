@@ -1,10 +1,10 @@
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
 import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
-import { netUnits } from '../../src/protocol/netting.ts';
+import { netUnits, toUnits } from '../../src/protocol/netting.ts';
 import type { z } from 'zod';
 import type { editOrderBody } from '../../src/protocol/trading.ts';
 import { parseMinor } from '../db/money.ts';
-import { onStep, scaled, unscaled } from './formulas.ts';
+import { scaled, unscaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
 import { cancelWith, openPositionOf, orderDefaults, reject as bad, replaceTrigger, reread, workLimit, workMarket } from './execute.ts';
 import type { MarketView } from './execute.ts';
@@ -24,15 +24,26 @@ function parsePrice(v: number | string | null | undefined): number | null {
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
+/**
+ * Whether `x` (as sent: the shortest decimal of the JSON number or of the parsed decimal string) is a
+ * whole multiple of `step` at `dp` decimals, exactly: any digit below the precision is refused, none
+ * is rounded away.
+ */
+function onGrid(x: number, step: number, dp: number): boolean {
+  const u = toUnits(x, dp);
+  const s = toUnits(step, dp);
+  return u !== null && s !== null && s > 0n && u % s === 0n;
+}
+
 /** Checks quantity and leverage against the instrument rules (SPEC §5 messages). */
 export function checkQty(rules: Rules, qty: number): void {
   if (qty < rules.minOrderQuantity) bad(`${TRADE_MSG.minOrderQuantity}${rules.minOrderQuantity}`);
   if (qty > rules.maxOrderQuantity) bad(`${TRADE_MSG.maxOrderQuantity}${rules.maxOrderQuantity}`);
-  if (!onStep(qty, rules.qtyStep, rules.qtyPrecision) || scaled(qty, rules.qtyPrecision + 4) % 10_000n !== 0n) bad(`${TRADE_MSG.qtyStep}${rules.qtyStep}`);
+  if (!onGrid(qty, rules.qtyStep, rules.qtyPrecision)) bad(`${TRADE_MSG.qtyStep}${rules.qtyStep}`);
 }
 
 function checkPriceStep(rules: Rules, price: number): void {
-  if (!onStep(price, rules.tickSize, rules.pricePrecision) || scaled(price, rules.pricePrecision + 4) % 10_000n !== 0n) bad(`${TRADE_MSG.priceStep}${rules.tickSize}`);
+  if (!onGrid(price, rules.tickSize, rules.pricePrecision)) bad(`${TRADE_MSG.priceStep}${rules.tickSize}`);
 }
 
 /** TP above / SL below the reference for a long, the reverse for a short. */

@@ -108,6 +108,17 @@ describe('reduce-only and post-only', () => {
   });
 });
 
+describe('decimal strings', () => {
+  it('quantities and prices sent as decimal strings are read exactly: a digit below the step is refused, not rounded', async () => {
+    t = await startTrading();
+    await t.move('BTCUSDT', 60_000);
+    expect((await t.place({ qty: '0.0010000001' })).msg).toBe('Order quantity must be a multiple of 0.001');
+    expect((await t.place({ qty: 0.0010000001 })).msg).toBe('Order quantity must be a multiple of 0.001');
+    expect((await t.place({ kind: 'limitOpen', price: '59000.00000001' })).msg).toBe('Price must be a multiple of 0.1');
+    expect((await t.place({ kind: 'limitOpen', price: '59000.10', qty: '0.100' })).data).toMatchObject({ price: 59_000.1, qty: 0.1, margin: '590.001000' });
+  });
+});
+
 describe('time in force against a thin book', () => {
   const thinBook = (th: TradeHarness) => th.source.setBook('BTCUSDT', [[59_990, 1]], [[60_000, 0.05], [60_010, 0.05], [60_100, 1]]);
 
