@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../src/protocol/envelope.ts';
-import { cancelOrderBody, closeAllBody, closePositionBody, editOrderBody, fillsQuery, ordersQuery, placeOrderBody, positionsQuery, rulesQuery, TRADE_MSG, tpslBody } from '../../src/protocol/trading.ts';
+import { cancelOrderBody, closeAllBody, closePositionBody, editOrderBody, fillsQuery, ordersQuery, placeOrderBody, positionsQuery, TRADE_MSG, tpslBody } from '../../src/protocol/trading.ts';
+import { rulesQuery } from '../../src/protocol/contractRules.ts';
 import { Code } from '../../src/protocol/envelope.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';

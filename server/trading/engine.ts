@@ -9,7 +9,7 @@ import { Rejection } from '../http/errors.ts';
 import type { MarketSource } from '../market/source.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { balanceOf } from '../wallet/wallet.ts';
-import type { ContractRules } from '../../src/protocol/trading.ts';
+import type { ContractRules } from '../../src/protocol/contractRules.ts';
 import type { DepthSnapshot } from '../../src/protocol/market.ts';
 import { FUNDING_INTERVAL_MS, lastBoundary, notional, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate } from './formulas.ts';
 import type { Rules } from './formulas.ts';

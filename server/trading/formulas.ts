@@ -86,7 +86,7 @@ export function proRata(total: bigint, part: bigint, whole: bigint): bigint {
 }
 
 /**
- * One maintenance-margin bracket in minor units / PPB (see MarginBracket in src/protocol/trading.ts):
+ * One maintenance-margin bracket in minor units / PPB (see MarginBracket in src/protocol/contractRules.ts):
  * for a position notional in [floor, cap) the maintenance margin is notional × mmr − cum.
  */
 export interface Bracket {

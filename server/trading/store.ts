@@ -6,7 +6,8 @@ import type { TradeFillsTable, TradeOrdersTable, TradePositionsTable } from '../
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { z } from 'zod';
 import type { fillsQuery, ordersQuery } from '../../src/protocol/trading.ts';
-import type { CancelReason, ContractRules, Fill, Order, Position } from '../../src/protocol/trading.ts';
+import type { CancelReason, Fill, Order, Position } from '../../src/protocol/trading.ts';
+import type { ContractRules } from '../../src/protocol/contractRules.ts';
 import { bracketsOf, entryPrice, makerRate, liquidationPrice, marginRatio, pnl, PPB, scaled, unscaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
 
