@@ -12,7 +12,7 @@ import { takeFromBook, wouldTake } from './matching.ts';
 import type { Execution } from './matching.ts';
 import { closePart, COIN, lockMargin, openPart, REDUCE_KINDS, releaseOrderMargin } from './settle.ts';
 import type { Ctx } from './settle.ts';
-import { newId } from './store.ts';
+import { newId, openPosition } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
 
 /**
@@ -48,15 +48,9 @@ export function isReduceOnly(o: OrderRow): boolean {
 export const qtyUnits = (o: OrderRow, rules: Rules): bigint => scaled(o.qty, rules.qtyPrecision);
 export const executedUnits = (o: OrderRow, rules: Rules): bigint => scaled(o.executed_qty, rules.qtyPrecision);
 
-export async function openPositionOf(c: Ctx, userId: number, symbol: string, contract: 'perp' | 'std'): Promise<PositionRow | undefined> {
-  return c.trx
-    .selectFrom('trade_positions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('symbol', '=', symbol)
-    .where('contract', '=', contract)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
+/** The user's open position on a symbol and contract, read inside the transaction. */
+export function openPositionOf(c: Ctx, userId: number, symbol: string, contract: 'perp' | 'std'): Promise<PositionRow | undefined> {
+  return openPosition(c.trx, userId, symbol, contract);
 }
 
 async function fillRow(c: Ctx, o: OrderRow, rules: Rules, posId: string, qtyU: bigint, n: bigint, fee: bigint, realized: bigint, liquidity: 'maker' | 'taker'): Promise<void> {

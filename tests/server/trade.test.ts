@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
-import { ESCROW_ACCOUNT_ID } from '../../server/wallet/wallet.ts';
 import type { Fill, LedgerEntry, Order } from '../../src/protocol/trading.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
 import { call } from './harness.ts';
-import { startTrading } from './tradeHarness.ts';
+import { checkBooks, startTrading } from './tradeHarness.ts';
 import type { TradeHarness } from './tradeHarness.ts';
 
 /**
@@ -20,17 +18,6 @@ afterEach(async () => {
 
 async function ledger(th: TradeHarness, query = ''): Promise<Page<LedgerEntry>> {
   return (await call<Page<LedgerEntry>>(th.h, `/wallet/ledger${query}`, { token: th.token })).data;
-}
-
-/** Escrow holds exactly the users' frozen margin, and every balance equals its ledger sum. */
-async function checkBooks(th: TradeHarness): Promise<void> {
-  const frozen = (await th.balance('perp')).frozen;
-  const escrow = (await balancesOf(th.h.db, ESCROW_ACCOUNT_ID)).find((b) => b.wallet === 'perp');
-  expect(((escrow?.amount ?? 0n) === 0n ? '0.000000' : (Number(escrow?.amount) / 1e6).toFixed(6))).toBe(frozen);
-  for (const b of await balancesOf(th.h.db, th.userId)) {
-    expect(await ledgerSum(th.h.db, th.userId, b.wallet, b.asset)).toBe(b.amount);
-    expect(b.amount >= 0n).toBe(true);
-  }
 }
 
 describe('market open and close (hand-computed)', () => {

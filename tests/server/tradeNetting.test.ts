@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
-import { ESCROW_ACCOUNT_ID } from '../../server/wallet/wallet.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { ContractRules } from '../../src/protocol/contractRules.ts';
 import type { Fill, LedgerEntry, Order } from '../../src/protocol/trading.ts';
 import { call } from './harness.ts';
-import { startTrading } from './tradeHarness.ts';
+import { checkBooks, startTrading } from './tradeHarness.ts';
 import type { TradeHarness } from './tradeHarness.ts';
 
 /**
@@ -24,17 +22,6 @@ const ledger = async (th: TradeHarness, n: number): Promise<string[]> =>
 const fillsOf = async (th: TradeHarness, orderId: string): Promise<Fill[]> =>
   (await call<Page<Fill>>(th.h, '/trade/fills', { token: th.token })).data.list.filter((f) => f.orderId === orderId);
 const post = <T>(th: TradeHarness, path: string, body: unknown) => call<T>(th.h, path, { token: th.token, body });
-
-/** Escrow holds exactly the user's frozen margin, and every balance equals its ledger sum and is not negative. */
-async function checkBooks(th: TradeHarness): Promise<void> {
-  const frozen = (await th.balance('perp')).frozen;
-  const escrow = (await balancesOf(th.h.db, ESCROW_ACCOUNT_ID)).find((b) => b.wallet === 'perp')?.amount ?? 0n;
-  expect(`${escrow / 1_000_000n}.${(escrow % 1_000_000n).toString().padStart(6, '0')}`).toBe(frozen);
-  for (const b of await balancesOf(th.h.db, th.userId)) {
-    expect(await ledgerSum(th.h.db, th.userId, b.wallet, b.asset)).toBe(b.amount);
-    expect(b.amount >= 0n).toBe(true);
-  }
-}
 
 describe('one-way netting: an order against the position reduces, closes or flips it', () => {
   it('reduces a long 0.5 → 0.2, then closes it exactly, with pro-rata margin, PnL and taker fees', async () => {
