@@ -11,7 +11,8 @@ import { INSTRUMENTS } from '../../server/market/instruments.ts';
 import { createAccount } from '../../server/services/accounts.ts';
 import { ControlledMarketSource } from '../../server/trading/controlledSource.ts';
 import { TradingEngine } from '../../server/trading/engine.ts';
-import { scaled } from '../../server/trading/formulas.ts';
+import { notional, scaled } from '../../server/trading/formulas.ts';
+import { takeFromBook } from '../../server/trading/matching.ts';
 import { ESCROW_ACCOUNT_ID, frozenOf } from '../../server/wallet/wallet.ts';
 import { fromUnits, netUnits, previewNetting, toUnits } from '../../src/protocol/netting.ts';
 import { editOrderBody, placeOrderBody } from '../../src/protocol/trading.ts';
@@ -63,6 +64,30 @@ describe('netUnits (pure)', () => {
         expect(toUnits(fromUnits(u, dp), dp)).toBe(u);
         if (dp > 0 && u < 10n ** 12n) expect(toUnits(Number(fromUnits(u, dp)), dp)).toBe(u);
         expect(toUnits(fromUnits(u * 10n + 1n, dp + 1), dp)).toBe(null);
+      }),
+    );
+  });
+});
+
+describe('takeFromBook (pure)', () => {
+  const rules = INSTRUMENTS[0]?.info;
+  const level = fc.tuple(fc.integer({ min: 59_000 * 10, max: 61_000 * 10 }), fc.integer({ min: 1, max: 500 })).map(([p, q]) => [p / 10, q / 1000] as [number, number]);
+  it('never takes more than asked, never at a price beyond the limit, and a market order with a book always fills', () => {
+    if (!rules) throw new Error('no instrument');
+    fc.assert(
+      fc.property(fc.array(level, { maxLength: 8 }), oside, fc.integer({ min: 1, max: 3000 }), fc.option(fc.integer({ min: 59_000 * 10, max: 61_000 * 10 })), (raw, s, want, lim) => {
+        const sorted = [...raw].sort((a, b) => (s === 'buy' ? a[0] - b[0] : b[0] - a[0]));
+        const book = { symbol: 'BTCUSDT', seq: 1, ts: 0, bids: s === 'sell' ? sorted : [], asks: s === 'buy' ? sorted : [] };
+        const limitU = lim === null ? null : BigInt(lim);
+        const e = takeFromBook(rules, s, BigInt(want), limitU, book, 60_000);
+        expect(e.qtyU <= BigInt(want)).toBe(true);
+        if (limitU !== null && e.qtyU > 0n) {
+          const atLimit = notional(rules, limitU, e.qtyU);
+          // a buy pays at most the limit, a sell gets at least it (one minor unit per level of rounding)
+          if (s === 'buy') expect(e.notional <= atLimit).toBe(true);
+          else expect(e.notional + BigInt(sorted.length) >= atLimit).toBe(true);
+        }
+        if (limitU === null && sorted.length > 0) expect(e.qtyU).toBe(BigInt(want));
       }),
     );
   });
