@@ -288,8 +288,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
-    // Issue 14: order options (reduce-only, post-only, time in force, stop triggers), partial executions, maker/taker fills.
-    '0006_order_options': {
+    // Issue 14 (0006 is the wallet-money migration of the srv branch): order options (reduce-only, post-only, time in force, stop triggers), partial executions, maker/taker fills.
+    '0007_order_options': {
       async up(db: Kysely<unknown>) {
         const cols: [string, 'integer' | 'text' | 'real' | 'bigint', string | number | null][] = [
           ['reduce_only', 'integer', 0],

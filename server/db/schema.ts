@@ -132,7 +132,7 @@ export interface TradeOrdersTable {
   sl: number | null;
   created_at: number;
   updated_at: number;
-  /** 0/1 (migration 0006). */
+  /** 0/1 (migration 0007). */
   reduce_only: number;
   post_only: number;
   time_in_force: 'GTC' | 'IOC' | 'FOK';
