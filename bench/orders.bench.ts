@@ -16,7 +16,7 @@ import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrations.ts';
-import { adminCredit } from '../server/db/repos/ledger.ts';
+import { adminCredit } from '../server/ledger/post.ts';
 import { createSession } from '../server/db/repos/sessions.ts';
 import { INSTRUMENTS } from '../server/market/instruments.ts';
 import { createAccount } from '../server/services/accounts.ts';

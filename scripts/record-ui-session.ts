@@ -17,7 +17,6 @@ import { seedDemo } from '../server/db/seed.ts';
 import { createPlatform } from '../server/platform.ts';
 import { INSTRUMENTS } from '../server/market/instruments.ts';
 import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
-import { createTrading } from '../server/trading/wiring.ts';
 import { createFeatures } from '../server/features.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../server/db/connection.ts';
@@ -77,8 +76,7 @@ async function startUiServer(controlled: boolean): Promise<UiServer> {
     for (const i of INSTRUMENTS) source.setPrice(i.info.symbol, i.startPrice);
   }
   const platform = createPlatform({ db, clock, ...(source ? { source } : {}) });
-  const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
-  const plugins = [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })];
+  const plugins = [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source })];
   const app = buildApp({ db, clock, config, plugins });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return {

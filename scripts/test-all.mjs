@@ -52,6 +52,8 @@ if (want('build') || want('e2e')) {
 if (want('e2e') && built) {
   const out = `${reports}/playwright.json`;
   rmSync('.test-data', { recursive: true, force: true });
+  const browser = spawnSync('sh', ['-c', 'chromium --version 2>/dev/null || echo "chromium not found: apt-get install chromium"'], { encoding: 'utf8' });
+  console.log(`browser: ${browser.stdout.trim()}`);
   const r = run('playwright', 'npx', ['playwright', 'test'], { PW_JSON_OUTPUT: out });
   const j = readJson(out);
   const passed = (j?.stats?.expected ?? 0) + (j?.stats?.flaky ?? 0);

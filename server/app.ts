@@ -6,11 +6,16 @@ import { AVATAR_MAX_BYTES } from '../src/protocol/user.ts';
 import type { ServerConfig } from './config.ts';
 import type { Db } from './db/connection.ts';
 import type { AppDeps, ServerClock } from './http/deps.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
 import { createRateLimits } from './http/rateLimit.ts';
 import type { RateLimits } from './http/rateLimit.ts';
+import { LOGGER_REDACTION } from './http/logRedact.ts';
 import { installSecurityHeaders } from './http/security.ts';
 import { installStaticSite } from './http/staticSite.ts';
+import { createMailer } from './mail/mailer.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { apiDocsRoutes } from './openapi.ts';
+import { createRevocationHub } from './ws/revocations.ts';
 import { miscRoutes } from './routes/misc.ts';
 import { userAuthRoutes } from './routes/userAuth.ts';
 import { userGoogleRoutes } from './routes/userGoogle.ts';
@@ -33,6 +38,8 @@ export interface BuildAppOptions {
   plugins?: FastifyPluginAsync[];
   /** Rate limiters; tests pass fresh ones to observe or tighten them. */
   limits?: RateLimits;
+  /** Default: SMTP from `config.mail`, or none. */
+  mailer?: Mailer;
 }
 
 /**
@@ -41,15 +48,20 @@ export interface BuildAppOptions {
  * serves dist/ with the history-mode fallback. Paths /api/ws/* are left to `plugins`.
  * The caller owns `db`: close the app first, then `db.destroy()`.
  */
-export function buildApp({ db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale) }: BuildAppOptions): FastifyInstance {
+export function buildApp({
+  db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale), mailer = createMailer(config.mail),
+}: BuildAppOptions): FastifyInstance {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...LOGGER_REDACTION },
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler,
     // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
-  const deps: AppDeps = { db, clock, config, limits };
+  const revocations = createRevocationHub((err) => app.log.error({ err }, 'revocation listener failed'));
+  const deps: AppDeps = { db, clock, config, limits, revocations, mailer };
   app.decorate('deps', deps);
+  app.addHook('onClose', async () => mailer.close());
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -64,6 +76,7 @@ export function buildApp({ db, clock, config, plugins = [], limits = createRateL
   installErrorHandling(app, fallback);
 
   void app.register(miscRoutes, { prefix: '/api' });
+  void app.register(apiDocsRoutes, { prefix: '/api' });
   void app.register(userAuthRoutes, { prefix: '/api/user' });
   void app.register(userProfileRoutes, { prefix: '/api/user' });
   void app.register(userGoogleRoutes, { prefix: '/api/user' });

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { DEFAULT_SCRYPT_LOG_N } from './services/passwords.ts';
 
 /** Pino log levels accepted by LOG_LEVEL. */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -21,13 +23,53 @@ export interface ServerConfig {
   /** Serve the built front end from `distDir` with the history-mode fallback (SERVE_STATIC=0 turns it off for `npm run dev`). */
   serveStatic: boolean;
   distDir: string;
-  /** MAIL_CODE_ECHO=1: also print every mailed code on stdout, whatever LOG_LEVEL is (e2e runs at warn). */
+  /**
+   * MAIL_CODE_ECHO=1: also print every mailed code on stdout, whatever LOG_LEVEL is (e2e runs at warn).
+   * Always false in production.
+   */
   mailCodeEcho: boolean;
+  /**
+   * NODE_ENV=production: no mail code is ever written to the log, stdout or the `outbox` table
+   * (mail goes only through `mail.smtp`); docs/SECURITY.md.
+   */
+  production: boolean;
+  /** Where mail goes besides the dev outbox (docs/SECURITY.md, README "Mail"). */
+  mail: MailConfig;
+  /**
+   * Key of the HMAC that `mail_codes.code_hash` holds (MAIL_CODE_SECRET). Without it a random key
+   * per process: codes issued before a restart then no longer verify. Set it when several server
+   * processes share one database.
+   */
+  mailCodeSecret: string;
+  /**
+   * scrypt cost as log2(N) for new password hashes and the login-time upgrade. Not read from the
+   * environment: production is always the OWASP value (17); only tests lower it, for speed.
+   */
+  passwordHashLogN: number;
   /**
    * RATE_LIMIT_SCALE multiplies every rate-limit budget (default 1). The browser tests share one IP
    * for many accounts and set it high; production keeps 1.
    */
   rateLimitScale: number;
+}
+
+/** SMTP settings for nodemailer (SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASS, SMTP_TLS_REJECT_UNAUTHORIZED). */
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  user?: string;
+  pass?: string;
+  /** Default true; false only for a self-signed test server. */
+  rejectUnauthorized: boolean;
+}
+
+export interface MailConfig {
+  /** MAIL_FROM, default `RiskFree <no-reply@localhost>`. */
+  from: string;
+  /** Null without SMTP_HOST: in development the outbox table is the only mailbox. */
+  smtp: SmtpSettings | null;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -39,6 +81,7 @@ function flag(value: string | undefined, fallback: boolean): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`Invalid PORT: ${env.PORT}`);
+  const production = env.NODE_ENV === 'production';
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: ${env.LOG_LEVEL}`);
   return {
@@ -50,7 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     exposeOutbox: flag(env.EXPOSE_OUTBOX, env.NODE_ENV !== 'production'),
     serveStatic: flag(env.SERVE_STATIC, true),
     distDir: resolve(env.DIST_DIR ?? './dist'),
-    mailCodeEcho: flag(env.MAIL_CODE_ECHO, false),
+    mailCodeEcho: !production && flag(env.MAIL_CODE_ECHO, false),
+    production,
+    mail: { from: env.MAIL_FROM?.trim() || 'RiskFree <no-reply@localhost>', smtp: smtpSettings(env) },
+    mailCodeSecret: env.MAIL_CODE_SECRET || randomBytes(32).toString('hex'),
+    passwordHashLogN: DEFAULT_SCRYPT_LOG_N,
     rateLimitScale: rateLimitScale(env.RATE_LIMIT_SCALE),
   };
 }
@@ -60,4 +107,16 @@ function rateLimitScale(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`Invalid RATE_LIMIT_SCALE: ${value}`);
   return n;
+}
+
+function smtpSettings(env: NodeJS.ProcessEnv): SmtpSettings | null {
+  const host = env.SMTP_HOST?.trim();
+  if (!host) return null;
+  const secure = flag(env.SMTP_SECURE, false);
+  const port = Number(env.SMTP_PORT ?? (secure ? 465 : 587));
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) throw new Error(`Invalid SMTP_PORT: ${env.SMTP_PORT}`);
+  const settings: SmtpSettings = { host, port, secure, rejectUnauthorized: flag(env.SMTP_TLS_REJECT_UNAUTHORIZED, true) };
+  if (env.SMTP_USER) settings.user = env.SMTP_USER;
+  if (env.SMTP_PASS) settings.pass = env.SMTP_PASS;
+  return settings;
 }

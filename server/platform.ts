@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from './db/connection.ts';
 import type { ServerClock } from './http/deps.ts';
-import { resolveToken } from './http/auth.ts';
+import { socketAuthenticator } from './http/auth.ts';
 import { createMarketSource } from './market/createSource.ts';
 import type { MarketSource } from './market/source.ts';
 import { marketPlugin } from './market/plugin.ts';
@@ -33,10 +33,8 @@ export function createPlatform({ db, clock, source: given }: { db: Db; clock: Se
       await app.register(userSocketPlugin, {
         bus,
         clock,
-        authenticate: async (token: string) => {
-          const auth = await resolveToken(db, token, clock.now());
-          return auth ? { userId: auth.user.id } : null;
-        },
+        revocations: app.deps.revocations,
+        authenticate: socketAuthenticator(db, clock),
       });
     },
   ];

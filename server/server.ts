@@ -2,10 +2,10 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { dbFile, openDb } from './db/connection.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { purgeMailSecrets } from './db/repos/mailCodes.ts';
 import { seedDemo } from './db/seed.ts';
 import { DEMO_ACCOUNT } from './services/accounts.ts';
 import { createPlatform } from './platform.ts';
-import { createTrading } from './trading/wiring.ts';
 import { createFeatures } from './features.ts';
 
 /**
@@ -18,10 +18,11 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const clock = { now: () => Date.now() };
   await seedDemo(db, clock.now());
+  // A database that ran in development may hold mailed codes in clear: production keeps none.
+  if (config.production) await purgeMailSecrets(db, clock.now());
   const platform = createPlatform({ db, clock });
-  // The trading engine follows the platform's market source and pushes on its user bus.
-  const trading = createTrading({ db, clock, source: platform.source, bus: platform.bus });
-  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, trading.plugin, ...createFeatures({ db, clock, bus: platform.bus })] });
+  // Every feature (trading, money, compensation, ...) follows the platform's market source and pushes on its user bus.
+  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source })] });
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -43,10 +44,17 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const mailNote = config.production
+    ? app.deps.mailer.kind === 'smtp'
+      ? `mail via SMTP ${config.mail.smtp?.host}`
+      : 'WARNING: no SMTP_HOST, mailed codes cannot be delivered'
+    : config.exposeOutbox
+      ? `login code by email: GET /api/dev/outbox?email=${DEMO_ACCOUNT.email} or npm run outbox`
+      : 'login code by email: npm run outbox';
   const lines = [
     '',
     `  RiskFree trading platform: http://${config.host}:${port}/`,
-    `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (login code by email${config.exposeOutbox ? `: GET /api/dev/outbox?email=${DEMO_ACCOUNT.email} or npm run outbox` : ': npm run outbox'})`,
+    config.production ? `  Production mode (${mailNote})` : `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (${mailNote})`,
     `  Data: ${config.dataDir}${config.serveStatic ? '' : ' (static files off)'}`,
     '',
   ];

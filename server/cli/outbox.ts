@@ -3,9 +3,13 @@ import { loadConfig } from '../config.ts';
 import { dbFile, openDb } from '../db/connection.ts';
 import { latestMails } from '../db/repos/mailCodes.ts';
 
-/** `npm run outbox -- [email]`: the latest mails (and their codes) from the database in DATA_DIR. */
+/** `npm run outbox -- [email]`: the latest mails (and their codes) from the database in DATA_DIR. Development only. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.production) {
+    console.error('NODE_ENV=production keeps no outbox: mail codes go only through SMTP (docs/SECURITY.md).');
+    process.exit(1);
+  }
   const file = dbFile(config.dataDir);
   if (!existsSync(file)) {
     console.error(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);

@@ -6,9 +6,9 @@ import type { FeatureDeps } from '../features.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
 import type { ActionResult } from './service.ts';
-import { boostCompensation, claimCompensation, fastForward, listCompensation, publishAction, runCompensationJobs, withdrawCompensation } from './service.ts';
+import { boostCompensation, claimCompensation, fastForward, listCompensation, publishAction, withdrawCompensation } from './service.ts';
 
-/** Default period of the payout job (FeatureDeps.periodicMs). */
+/** Default period of the payout job (run by server/features.ts; FeatureDeps.periodicMs overrides it). */
 export const COMPENSATION_JOB_MS = 60_000;
 
 function answer(r: ActionResult) {
@@ -17,28 +17,12 @@ function answer(r: ActionResult) {
 
 /**
  * The compensation feature plugin for `createFeatures`: GET /api/compensation/orders, POST
- * /api/compensation/{claim,boost,withdraw}, the dev fast-forward (only with config.exposeOutbox),
- * and the periodic job (every `periodicMs`, default 60 s; 0 = no timer, tests run the jobs by hand).
+ * /api/compensation/{claim,boost,withdraw} and the dev fast-forward (only with config.exposeOutbox).
+ * Its payout job (runCompensationJobs) is registered beside it in server/features.ts.
  */
 export function compensationPlugin(deps: FeatureDeps): FastifyPluginAsync {
   return async (app) => {
     const { db, clock, bus } = deps;
-    const period = deps.periodicMs ?? COMPENSATION_JOB_MS;
-    if (period > 0) {
-      let running = false;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        runCompensationJobs(db, clock.now(), bus)
-          .catch((err: unknown) => app.log.error({ err }, 'compensation jobs failed'))
-          .finally(() => {
-            running = false;
-          });
-      }, period);
-      timer.unref();
-      app.addHook('onClose', async () => clearInterval(timer));
-    }
-
     await app.register(
       async (r) => {
         r.get('/orders', async (req) => {

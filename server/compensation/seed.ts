@@ -3,7 +3,7 @@ import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { findUserByEmail } from '../db/repos/users.ts';
 import { toMinor } from '../db/money.ts';
 import { DEMO_ACCOUNT } from '../services/accounts.ts';
-import { move } from '../wallet/wallet.ts';
+import { move } from '../ledger/post.ts';
 import { DAY_MS } from './rules.ts';
 import { activateOrder, runCompensationJobs, syncCompensation, withdrawCompensation } from './service.ts';
 

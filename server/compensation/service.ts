@@ -5,8 +5,9 @@ import type { Balance } from '../../src/protocol/trading.ts';
 import { KYC_REQUIRED_MSG } from '../../src/protocol/user.ts';
 import type { Voucher } from '../../src/protocol/vouchers.ts';
 import type { Db } from '../db/connection.ts';
+import { pageOf } from '../db/paged.ts';
 import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
-import { post } from '../db/repos/ledger.ts';
+import { postLedger } from '../ledger/post.ts';
 import { findUserByEmail } from '../db/repos/users.ts';
 import { parseMinor, toMinor } from '../db/money.ts';
 import { consumeVoucher } from '../vouchers/service.ts';
@@ -97,9 +98,8 @@ export async function listCompensation(db: Db, userId: number, q: CompensationLi
   if (created) bus?.publish(userId, { type: 'compensation', data: toCompensationDto(created) });
   let base = db.selectFrom('compensation_orders').where('user_id', '=', userId);
   if (q.status) base = base.where('status', '=', q.status);
-  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const rows = await base.selectAll().orderBy('id', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
-  return { list: rows.map(toCompensationDto), total: Number(count?.n ?? 0), page: q.page, pageSize: q.pageSize, summary: await summaryOf(db, userId) };
+  const page = await pageOf(base, q, ['id'], (qb) => qb.selectAll(), toCompensationDto);
+  return { ...page, summary: await summaryOf(db, userId) };
 }
 
 async function mustFind(trx: Db, userId: number, id: number): Promise<CompensationRow> {
@@ -207,11 +207,11 @@ export async function withdrawCompensation(db: Db, a: { userId: number; id: numb
       mustUpdateOne(res, Code.conflict, COMPENSATION_MSG.notWithdrawable);
       const paid = parseMinor(row.paid);
       if (paid > 0n) {
-        const p = await post(trx, {
+        const p = await postLedger(trx, {
           type: 'COMPENSATION_PAYOUT',
           now: a.now,
           ref: `compensation:${row.id}`,
-          legs: [
+          entries: [
             { userId: a.userId, wallet: 'fund', asset: 'USDT', amount: paid },
             { userId: SYSTEM_ACCOUNT_ID, wallet: 'fund', asset: 'USDT', amount: -paid },
           ],

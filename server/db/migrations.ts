@@ -288,6 +288,75 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // Money in and out (issue 12, docs/WALLET.md): deposits on the simulated chain, withdrawals and
+    // their holds, convert quotes, and the server secret the deposit addresses are derived from.
+    '0006_wallet_money': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('deposits')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('coin', 'text', (c) => c.notNull())
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('txid', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('confirmations', 'integer', (c) => c.notNull())
+          .addColumn('required', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('credited_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('deposits_user').on('deposits').columns(['user_id', 'id']).execute();
+        await db.schema.createIndex('deposits_status').on('deposits').column('status').execute();
+        await db.schema
+          .createTable('withdrawals')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('coin', 'text', (c) => c.notNull())
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('fee', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('txid', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('reason', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('withdrawals_user').on('withdrawals').columns(['user_id', 'id']).execute();
+        await db.schema
+          .createTable('convert_quotes')
+          .addColumn('id', 'integer', id)
+          .addColumn('quote_id', 'text', (c) => c.notNull().unique())
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('from_coin', 'text', (c) => c.notNull())
+          .addColumn('to_coin', 'text', (c) => c.notNull())
+          .addColumn('account', 'text', (c) => c.notNull())
+          .addColumn('rate', 'text', (c) => c.notNull())
+          .addColumn('from_amount', 'text', (c) => c.notNull())
+          .addColumn('to_amount', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('filled_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('convert_quotes_user').on('convert_quotes').columns(['user_id', 'filled_at']).execute();
+        await db.schema
+          .createTable('server_secrets')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+        // Withdrawal holds: amount + fee of every pending / processing withdrawal. It never goes negative.
+        await sql`INSERT INTO users (id, email, password_hash, nickname, invite_code, role, created_at)
+                  VALUES (3, 'holds@riskfree.invalid', '!', 'Withdrawal holds', 'HOLDS000', 'system', 0)`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`DELETE FROM users WHERE id = 3`.execute(db);
+        for (const t of ['server_secrets', 'convert_quotes', 'withdrawals', 'deposits']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
     // Issue 14 (0006 is the wallet-money migration of the srv branch): order options (reduce-only, post-only, time in force, stop triggers), partial executions, maker/taker fills.
     '0007_order_options': {
       async up(db: Kysely<unknown>) {

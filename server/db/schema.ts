@@ -249,6 +249,60 @@ export interface CompensationOrdersTable {
   completed_at: number | null;
 }
 
+/** A deposit seen on the simulated chain (docs/WALLET.md). `amount` in minor units. */
+export interface DepositsTable {
+  id: Generated<number>;
+  user_id: number;
+  coin: string;
+  network: string;
+  address: string;
+  amount: string;
+  txid: string;
+  status: 'confirming' | 'credited' | 'belowMinimum';
+  confirmations: number;
+  required: number;
+  created_at: number;
+  credited_at: number | null;
+}
+
+/** A withdrawal request; amount + fee are held (ledger WITHDRAW_HOLD) while pending / processing. */
+export interface WithdrawalsTable {
+  id: Generated<number>;
+  user_id: number;
+  coin: string;
+  network: string;
+  address: string;
+  amount: string;
+  fee: string;
+  status: 'pending' | 'processing' | 'completed' | 'rejected' | 'cancelled';
+  txid: Generated<string>;
+  reason: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A convert quote; `filled_at` is set once, when it is converted (the convert history). */
+export interface ConvertQuotesTable {
+  id: Generated<number>;
+  quote_id: string;
+  user_id: number;
+  from_coin: string;
+  to_coin: string;
+  account: 'fund' | 'spot';
+  rate: string;
+  from_amount: string;
+  to_amount: string;
+  created_at: number;
+  expires_at: number;
+  filled_at: number | null;
+}
+
+/** Server-side secrets generated on first use (e.g. the deposit-address derivation key). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -266,6 +320,10 @@ export interface Database {
   kyc_submissions: KycSubmissionsTable;
   vouchers: VouchersTable;
   compensation_orders: CompensationOrdersTable;
+  deposits: DepositsTable;
+  withdrawals: WithdrawalsTable;
+  convert_quotes: ConvertQuotesTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -11,6 +11,8 @@ import { reject, SERVER_MSG } from './errors.ts';
 export interface AuthContext {
   user: UserRow;
   sessionId: number;
+  /** When the session expires (server-clock ms). */
+  expiresAt: number;
 }
 
 /**
@@ -25,7 +27,18 @@ export async function resolveToken(db: Db, rawToken: string | undefined, now: nu
   if (!session) return undefined;
   const user = await findUserById(db, session.user_id);
   if (!user || user.role !== 'user') return undefined;
-  return { user, sessionId: session.id };
+  return { user, sessionId: session.id, expiresAt: session.expires_at };
+}
+
+/**
+ * The user socket's `authenticate` (server/ws/userSocket.ts): the token's user, session id and
+ * expiry, so revocations and expiry can end the socket later. Null for a dead token.
+ */
+export function socketAuthenticator(db: Db, clock: { now(): number }) {
+  return async (token: string): Promise<{ userId: number; sessionId: number; expiresAt: number } | null> => {
+    const auth = await resolveToken(db, token, clock.now());
+    return auth ? { userId: auth.user.id, sessionId: auth.sessionId, expiresAt: auth.expiresAt } : null;
+  };
 }
 
 /** For handlers that need a login: the caller, or a 401 'Please log in again' envelope. */

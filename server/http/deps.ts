@@ -1,5 +1,7 @@
 import type { ServerConfig } from '../config.ts';
 import type { Db } from '../db/connection.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { RevocationHub } from '../ws/revocations.ts';
 import type { RateLimits } from './rateLimit.ts';
 
 /** The server's clock: injectable so tests control code expiry, token expiry, rate limits and TOTP steps. */
@@ -13,6 +15,10 @@ export interface AppDeps {
   clock: ServerClock;
   config: ServerConfig;
   limits: RateLimits;
+  /** Session revocations; the user socket listens (server/ws/revocations.ts). */
+  revocations: RevocationHub;
+  /** Outgoing mail (server/mail/mailer.ts). */
+  mailer: Mailer;
 }
 
 declare module 'fastify' {

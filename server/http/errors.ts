@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, fail } from '../../src/protocol/envelope.ts';
@@ -13,6 +15,11 @@ export const SERVER_MSG = {
   internal: 'Internal server error',
   tooManyRequests: 'Too many requests, please try again later',
   loginAgain: 'Please log in again',
+  mailFailed: 'The email could not be sent, please try again later',
+  multipartNoBoundary: 'Malformed multipart body: the Content-Type has no boundary',
+  multipartMalformed: 'Malformed multipart body: it is truncated or not valid multipart/form-data',
+  urlTooLong: 'Request URL too long: the query string and headers must stay under 16 KB',
+  requestTimeout: 'Request timed out before it was complete',
 } as const;
 
 /**
@@ -78,4 +85,35 @@ export function installErrorHandling(
     if (!isApi(req.url) && (req.method === 'GET' || req.method === 'HEAD') && (await fallback(req, reply))) return reply;
     return reply.status(isApi(req.url) ? 200 : 404).send(fail(Code.notFound, SERVER_MSG.notFound));
   });
+}
+
+/** Whether the start of a raw request (`err.rawPacket` of a client error) targets /api. */
+function rawTargetsApi(raw: unknown): boolean {
+  if (!Buffer.isBuffer(raw)) return false;
+  return /^[A-Z]+ \/api(?:[/?# ]|$)/.test(raw.subarray(0, 64).toString('latin1'));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses before any route runs (a query
+ * string or headers over `http.maxHeaderSize`, 16 KB by default; a malformed request line; a client
+ * timeout) get the `{code,msg,data}` envelope with a clear message instead of Fastify's bare 431 /
+ * 400 / 408. Under /api the HTTP status is 200 like every API answer; elsewhere it is the parser's.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status: number;
+  let msg: string;
+  if (err.code === 'HPE_HEADER_OVERFLOW') [status, msg] = [431, SERVER_MSG.urlTooLong];
+  else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') [status, msg] = [408, SERVER_MSG.requestTimeout];
+  else [status, msg] = [400, SERVER_MSG.badRequest];
+  this.log.debug({ code: err.code }, 'client error');
+  if (socket.writable) {
+    const api = rawTargetsApi(err.rawPacket);
+    const body = JSON.stringify(fail(Code.badRequest, msg));
+    const head = api ? '200 OK' : `${status} ${STATUS_CODES[status] ?? ''}`;
+    socket.write(
+      `HTTP/1.1 ${head}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

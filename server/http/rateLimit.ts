@@ -70,7 +70,11 @@ export class SlidingWindowLimiter {
 export interface RateLimits {
   /** login + authType: 10 per minute per IP. */
   loginPerIp: SlidingWindowLimiter;
-  /** Failed password or code checks: 5 per 15 minutes per account email. */
+  /**
+   * Failed password or code checks: 5 per 15 minutes per (account email, source IP) pair, keyed
+   * `email + '\n' + ip` by the login routes. Per pair, not per account: otherwise anyone could lock
+   * any account out for everyone (docs/SECURITY.md).
+   */
   loginFailuresPerAccount: SlidingWindowLimiter;
   /** sendMailCode: 5 per 10 minutes per IP. */
   mailPerIp: SlidingWindowLimiter;

@@ -9,6 +9,7 @@ import { KYC_IMAGE_MAX_BYTES } from '../../src/protocol/user.ts';
 import type { FeatureDeps } from '../features.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { readMultipartSafely } from '../http/multipart.ts';
 import { sniffImage } from '../services/images.ts';
 import type { ImageKind } from '../services/images.ts';
 import { getKycStatus, reviewKyc, submitKyc, userIdByEmail } from './service.ts';
@@ -82,7 +83,8 @@ export function kycPlugin(deps: FeatureDeps): FastifyPluginAsync {
 
         r.post('/submit', async (req) => {
           const { user } = await requireUser(req);
-          const { fields, photos } = await readSubmitForm(req);
+          // Missing boundary, truncated or garbled multipart: a 400 envelope, not a 500.
+          const { fields, photos } = await readMultipartSafely(req, () => readSubmitForm(req));
           const parsed = parseInput(kycFieldsSchema, fields);
           const cover = photos.cover ?? reject(Code.badRequest, KYC_MSG.coverRequired);
           const info = photos.info ?? reject(Code.badRequest, KYC_MSG.infoRequired);

@@ -7,17 +7,18 @@ import {
 } from '../../src/protocol/user.ts';
 import type { AuthTypeResult, LoginResult } from '../../src/protocol/user.ts';
 import { recordLogin } from '../db/repos/loginHistory.ts';
-import { consumeCode, issueCode, lastIssuedAt, MAIL_CODE_RESEND_MS } from '../db/repos/mailCodes.ts';
-import { createSession, revokeSession, revokeUserSessions } from '../db/repos/sessions.ts';
+import { consumeCode, issueCode, lastIssuedAt, MAIL_CODE_RESEND_MS, withdrawCode } from '../db/repos/mailCodes.ts';
+import { createSession } from '../db/repos/sessions.ts';
 import { claimTotpStep, findUserByEmail, findUserByInviteCode, updateUser } from '../db/repos/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { requireUser } from '../http/auth.ts';
-import { parseInput, reject } from '../http/errors.ts';
+import { parseInput, reject, SERVER_MSG } from '../http/errors.ts';
 import { createAccount } from '../services/accounts.ts';
 import { maskEmail, summariseUserAgent } from '../services/format.ts';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../services/passwords.ts';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../services/passwords.ts';
 import { hashToken, newToken } from '../services/tokens.ts';
 import { matchTotpStep } from '../services/totp.ts';
+import { revokeAndNotify } from '../ws/revocations.ts';
 
 const HOUR_MS = 3_600_000;
 /** Re-exported so the lock constants of both screens stay next to the routes that apply them. */
@@ -37,28 +38,72 @@ const SUBJECTS = {
 } as const;
 
 /**
- * Rate limits shared by authType and login: 10 calls per minute per IP, and an account with 5
- * failures in 15 minutes is refused before its password is even checked.
+ * The failure counter's key: the account AND the source address together, so an attacker who
+ * fails 5 times locks only their own address out of that account, never the owner elsewhere.
+ */
+const failureKey = (req: FastifyRequest, email: string): string => `${email}\n${req.ip}`;
+
+/**
+ * Rate limits shared by authType and login: 10 calls per minute per IP, and an (account, IP) pair
+ * with 5 failures in 15 minutes is refused before the password is even checked.
  */
 function limitLogin(req: FastifyRequest, email: string): void {
   const { limits, clock } = req.server.deps;
   const now = clock.now();
-  if (!limits.loginPerIp.hit(req.ip, now) || !limits.loginFailuresPerAccount.allows(email, now)) {
+  if (!limits.loginPerIp.hit(req.ip, now) || !limits.loginFailuresPerAccount.allows(failureKey(req, email), now)) {
     reject(Code.tooManyRequests, USER_MSG.tooManyRequests);
   }
 }
 
-/** The user if email and password match; otherwise counts a failure and answers 'Incorrect email or password'. */
+/**
+ * The user if email and password match; otherwise counts a failure and answers 'Incorrect email or
+ * password'. A good password under a hash weaker than config.passwordHashLogN (e.g. a legacy
+ * N=2^14 one) is re-hashed at the configured cost now: the transparent upgrade.
+ */
 async function checkCredentials(req: FastifyRequest, email: string, password: string): Promise<UserRow> {
-  const { db, limits, clock } = req.server.deps;
+  const { db, limits, clock, config } = req.server.deps;
   const user = await findUserByEmail(db, email);
   // NOTE: hash even for unknown emails so timing does not reveal which accounts exist.
-  const good = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+  const good = await verifyPassword(password, user?.password_hash ?? dummyHash(config.passwordHashLogN));
   if (!user || !good) {
-    limits.loginFailuresPerAccount.record(email, clock.now());
+    limits.loginFailuresPerAccount.record(failureKey(req, email), clock.now());
     return reject(Code.badRequest, USER_MSG.credentialsInvalid);
   }
+  if (needsRehash(user.password_hash, config.passwordHashLogN)) {
+    const password_hash = await hashPassword(password, config.passwordHashLogN);
+    await updateUser(db, user.id, { password_hash });
+    return { ...user, password_hash };
+  }
   return user;
+}
+
+/**
+ * Stores a fresh code (HMAC only; the dev outbox also keeps it in clear outside production) and
+ * mails it. If the transport refuses (or production has none), the code is withdrawn and the caller
+ * gets a 500 envelope. In production nothing that holds the code reaches the log.
+ */
+async function mailCode(req: FastifyRequest, email: string, purpose: keyof typeof SUBJECTS, now: number): Promise<void> {
+  const { db, config, mailer } = req.server.deps;
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const subject = SUBJECTS[purpose];
+  const text = `${subject}: ${code}. It expires in 10 minutes.`;
+  const outbox = config.production ? null : { subject, body: text };
+  const id = await issueCode(db, { email, purpose, code, now, secret: config.mailCodeSecret, outbox });
+  try {
+    // NOTE: production without SMTP cannot deliver a code: say so rather than "sent".
+    if (config.production && mailer.kind === 'none') throw new Error('no SMTP transport (SMTP_HOST)');
+    await mailer.send({ to: email, subject, text });
+  } catch (err) {
+    await withdrawCode(db, id);
+    req.log.error({ err: err instanceof Error ? err.message : 'mail failed' }, `mail to ${maskEmail(email)} failed`);
+    reject(Code.serverError, SERVER_MSG.mailFailed);
+  }
+  if (config.production) {
+    req.log.info(`mail to ${maskEmail(email)}: ${purpose} code sent`);
+    return;
+  }
+  req.log.info(`mail to ${email}: code ${code}`);
+  if (config.mailCodeEcho) console.log(`mail to ${email}: code ${code}`);
 }
 
 /** POST sendMailCode, register, authType, login, resetPassword; GET logout. */
@@ -74,17 +119,13 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     if (body.type === 'register' && user) reject(Code.conflict, USER_MSG.emailTaken);
     // NOTE: login/reset/security for an unknown email answer success but send nothing (no account enumeration).
     if (body.type !== 'register' && !user) return ok(null, USER_MSG.codeSent);
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const subject = SUBJECTS[body.type];
-    await issueCode(db, { email: body.email, purpose: body.type, code, now, subject, body: `${subject}: ${code}. It expires in 10 minutes.` });
-    req.log.info(`mail to ${body.email}: code ${code}`);
-    if (app.deps.config.mailCodeEcho) console.log(`mail to ${body.email}: code ${code}`);
+    await mailCode(req, body.email, body.type, now);
     return ok(null, USER_MSG.codeSent);
   });
 
   app.post('/register', async (req) => {
     const body = parseInput(registerBody, req.body);
-    const { db, clock } = app.deps;
+    const { db, clock, config } = app.deps;
     const now = clock.now();
     if (await findUserByEmail(db, body.email)) reject(Code.conflict, USER_MSG.emailTaken);
     let invitedBy: number | null = null;
@@ -93,9 +134,9 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
       if (!inviter) reject(Code.badRequest, USER_MSG.inviteInvalid);
       invitedBy = inviter.id;
     }
-    if (!(await consumeCode(db, body.email, 'register', body.code, now))) reject(Code.badRequest, USER_MSG.codeInvalid);
+    if (!(await consumeCode(db, config.mailCodeSecret, body.email, 'register', body.code, now))) reject(Code.badRequest, USER_MSG.codeInvalid);
     try {
-      await createAccount(db, { email: body.email, passwordHash: await hashPassword(body.password), invitedBy, now });
+      await createAccount(db, { email: body.email, passwordHash: await hashPassword(body.password, config.passwordHashLogN), invitedBy, now });
     } catch (err) {
       // Two concurrent registrations of one email: the unique index decides, the loser gets the normal answer.
       if (isUniqueViolation(err)) reject(Code.conflict, USER_MSG.emailTaken);
@@ -116,20 +157,20 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     const body = parseInput(loginBody, req.body);
     limitLogin(req, body.email);
     const user = await checkCredentials(req, body.email, body.password);
-    const { db, clock, limits } = app.deps;
+    const { db, clock, limits, config } = app.deps;
     const now = clock.now();
     let codeOk: boolean;
     if (user.google_secret) {
       const step = matchTotpStep(user.google_secret, body.code, now);
       codeOk = step !== undefined && (await claimTotpStep(db, user.id, step));
     } else {
-      codeOk = await consumeCode(db, body.email, 'login', body.code, now);
+      codeOk = await consumeCode(db, config.mailCodeSecret, body.email, 'login', body.code, now);
     }
     if (!codeOk) {
-      limits.loginFailuresPerAccount.record(body.email, now);
+      limits.loginFailuresPerAccount.record(failureKey(req, body.email), now);
       reject(Code.badRequest, USER_MSG.codeInvalid);
     }
-    limits.loginFailuresPerAccount.reset(body.email);
+    limits.loginFailuresPerAccount.reset(failureKey(req, body.email));
     const token = newToken();
     const clientHeader = String(req.headers.client ?? '').slice(0, 20) || 'unknown';
     const ua = summariseUserAgent(req.headers['user-agent']);
@@ -142,19 +183,21 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/logout', async (req) => {
     const auth = await requireUser(req);
-    await revokeSession(app.deps.db, auth.sessionId, app.deps.clock.now());
+    const { db, revocations, clock } = app.deps;
+    await revokeAndNotify(db, revocations, { kind: 'session', sessionId: auth.sessionId }, clock.now());
     return ok(null, USER_MSG.loggedOut);
   });
 
   app.post('/resetPassword', async (req) => {
     const body = parseInput(resetPasswordBody, req.body);
-    const { db, clock } = app.deps;
+    const { db, clock, config, revocations } = app.deps;
     const now = clock.now();
     const user = await findUserByEmail(db, body.email);
     // Unknown email and wrong code look the same (no account enumeration).
-    if (!user || !(await consumeCode(db, body.email, 'reset', body.code, now))) reject(Code.badRequest, USER_MSG.codeInvalid);
-    await updateUser(db, user.id, { password_hash: await hashPassword(body.password), withdraw_lock_until: now + WITHDRAW_LOCK_MS.reset });
-    await revokeUserSessions(db, user.id, now);
+    if (!user || !(await consumeCode(db, config.mailCodeSecret, body.email, 'reset', body.code, now))) reject(Code.badRequest, USER_MSG.codeInvalid);
+    const password_hash = await hashPassword(body.password, config.passwordHashLogN);
+    await updateUser(db, user.id, { password_hash, withdraw_lock_until: now + WITHDRAW_LOCK_MS.reset });
+    await revokeAndNotify(db, revocations, { kind: 'user', userId: user.id }, now);
     return ok(null, USER_MSG.passwordReset);
   });
 };

@@ -6,14 +6,15 @@ import { Code, ok } from '../../src/protocol/envelope.ts';
 import { loginHistoryBody, modifyInfoFields, modifyPasswordBody, MSG, USER_MSG } from '../../src/protocol/user.ts';
 import { saveAvatar } from '../db/repos/avatars.ts';
 import { loginPage } from '../db/repos/loginHistory.ts';
-import { revokeUserSessions } from '../db/repos/sessions.ts';
 import { findUserById, updateUser } from '../db/repos/users.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { readMultipartSafely } from '../http/multipart.ts';
 import { toUserInfo } from '../services/accounts.ts';
 import { sniffImage } from '../services/images.ts';
 import type { ImageKind } from '../services/images.ts';
 import { hashPassword, verifyPassword } from '../services/passwords.ts';
+import { revokeAndNotify } from '../ws/revocations.ts';
 import { WITHDRAW_LOCK_MS } from './userAuth.ts';
 
 interface UploadedAvatar {
@@ -51,18 +52,21 @@ export const userProfileRoutes: FastifyPluginAsync = async (app) => {
   app.post('/modify-password', async (req) => {
     const auth = await requireUser(req);
     const body = parseInput(modifyPasswordBody, req.body);
-    const { db, clock } = app.deps;
+    const { db, clock, config, revocations } = app.deps;
     const now = clock.now();
     if (!(await verifyPassword(body.oldPassword, auth.user.password_hash))) reject(Code.badRequest, USER_MSG.oldPasswordInvalid);
-    await updateUser(db, auth.user.id, { password_hash: await hashPassword(body.password), withdraw_lock_until: now + WITHDRAW_LOCK_MS.modify });
-    await revokeUserSessions(db, auth.user.id, now, auth.sessionId);
+    const password_hash = await hashPassword(body.password, config.passwordHashLogN);
+    await updateUser(db, auth.user.id, { password_hash, withdraw_lock_until: now + WITHDRAW_LOCK_MS.modify });
+    // Every other session (and its open sockets) ends; the caller's own stays.
+    await revokeAndNotify(db, revocations, { kind: 'user', userId: auth.user.id, exceptSessionId: auth.sessionId }, now);
     return ok(null, USER_MSG.passwordChanged);
   });
 
   app.post('/modify-info', async (req) => {
     const auth = await requireUser(req);
     const { db, clock, config } = app.deps;
-    const { fields, avatar } = req.isMultipart() ? await readMultipart(req) : { fields: req.body, avatar: undefined };
+    // Missing boundary, truncated or garbled multipart: a 400 envelope, not a 500.
+    const { fields, avatar } = req.isMultipart() ? await readMultipartSafely(req, () => readMultipart(req)) : { fields: req.body, avatar: undefined };
     const parsed = parseInput(modifyInfoFields, fields);
     if (parsed.nickname !== undefined) await updateUser(db, auth.user.id, { nickname: parsed.nickname });
     if (avatar) {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.ts';
-import { adminCredit } from '../db/repos/ledger.ts';
+import { adminCredit } from '../ledger/post.ts';
 import { createUser } from '../db/repos/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { toMinor } from '../db/money.ts';

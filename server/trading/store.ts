@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
+import { pageOf } from '../db/paged.ts';
 import { formatMinor, parseMinor } from '../db/money.ts';
 import type { TradeFillsTable, TradeOrdersTable, TradePositionsTable } from '../db/schema.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
@@ -177,15 +178,7 @@ export async function ordersPage(db: Db, userId: number, q: OrdersFilter, open: 
   if (q.side) base = base.where('side', '=', q.side);
   if (q.from !== undefined) base = base.where('created_at', '>=', q.from);
   if (q.to !== undefined) base = base.where('created_at', '<=', q.to);
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
-  return { list: rows.map((r) => orderDto(r)), total: Number(total.n), page: q.page, pageSize: q.pageSize };
+  return pageOf(base, q, ['created_at', 'id'], (qb) => qb.selectAll(), (r) => orderDto(r));
 }
 
 type FillsFilter = z.output<typeof fillsQuery>;
@@ -198,7 +191,5 @@ export async function fillsPage(db: Db, userId: number, q: FillsFilter): Promise
   if (q.type) base = base.where('kind', '=', q.type);
   if (q.from !== undefined) base = base.where('created_at', '>=', q.from);
   if (q.to !== undefined) base = base.where('created_at', '<=', q.to);
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base.selectAll().orderBy('id', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute();
-  return { list: rows.map((r) => fillDto(r)), total: Number(total.n), page: q.page, pageSize: q.pageSize };
+  return pageOf(base, q, ['id'], (qb) => qb.selectAll(), (r) => fillDto(r));
 }

@@ -4,6 +4,7 @@ import type { Page } from '../../src/protocol/envelope.ts';
 import { VOUCHER_MSG } from '../../src/protocol/vouchers.ts';
 import type { Voucher, VoucherKind, VoucherListQuery } from '../../src/protocol/vouchers.ts';
 import type { Db } from '../db/connection.ts';
+import { pageOf } from '../db/paged.ts';
 import { formatMinor, parseMinor } from '../db/money.ts';
 import type { VouchersTable } from '../db/schema.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
@@ -104,15 +105,7 @@ export async function listVouchers(db: Db, userId: number, q: VoucherListQuery, 
   let base = db.selectFrom('vouchers').where('user_id', '=', userId);
   if (q.kind) base = base.where('kind', '=', q.kind);
   if (q.status) base = base.where('status', '=', q.status);
-  const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
-  return { list: rows.map((r) => toVoucherDto(r, now)), total: Number(totalRow?.n ?? 0), page: q.page, pageSize: q.pageSize };
+  return pageOf(base, q, ['created_at', 'id'], (qb) => qb.selectAll(), (r) => toVoucherDto(r, now));
 }
 
 /** Input of {@link consumeVoucher}. */

@@ -1,7 +1,6 @@
 import type { Db } from '../db/connection.ts';
-import { post } from '../db/repos/ledger.ts';
-import type { LedgerType, PostResult } from '../db/repos/ledger.ts';
-import type { Leg } from '../db/ledgerRule.ts';
+import { pageOf } from '../db/paged.ts';
+import { move } from '../ledger/post.ts';
 import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
 import { WALLETS } from '../../src/protocol/trading.ts';
@@ -11,7 +10,7 @@ import type { Balance, LedgerEntry, LedgerEntryType } from '../../src/protocol/t
 import type { Page } from '../../src/protocol/envelope.ts';
 
 /**
- * Wallets on top of the double-entry ledger (server/db/repos/ledger.ts).
+ * Wallets on top of the double-entry ledger (every write through server/ledger/post.ts).
  *
  * A user's balance row is what they can spend (`available`). Margin locked by pending open
  * orders and open positions is moved to the escrow account ({@link ESCROW_ACCOUNT_ID}) through
@@ -93,35 +92,12 @@ export async function availableOf(db: Db, userId: number, wallet: Wallet, coin: 
   return row ? parseMinor(row.amount) : 0n;
 }
 
-/** A two-leg movement from one account to another with a ledger type; `symbol` tags it for the pair filter. */
-export async function move(
-  db: Db,
-  type: LedgerType,
-  from: { userId: number; wallet: Wallet },
-  to: { userId: number; wallet: Wallet },
-  coin: string,
-  amount: bigint,
-  now: number,
-  tag: { ref?: string; symbol?: string } = {},
-): Promise<PostResult> {
-  if (amount <= 0n) return { ok: true, ref: '' };
-  const legs: Leg[] = [
-    { userId: from.userId, wallet: from.wallet, asset: coin, amount: -amount },
-    { userId: to.userId, wallet: to.wallet, asset: coin, amount },
-  ];
-  const r = await post(db, { type, legs, now, ...(tag.ref !== undefined ? { ref: tag.ref } : {}) });
-  if (r.ok && tag.symbol) {
-    await db.insertInto('ledger_refs').values({ ref: r.ref, symbol: tag.symbol }).onConflict((oc) => oc.column('ref').doNothing()).execute();
-  }
-  return r;
-}
-
 export type TransferOutcome = { ok: true; from: Balance; to: Balance } | { ok: false; reason: 'insufficient' | 'badAmount' };
 
 /**
  * Moves `amount` (a validated decimal string) between two of the user's wallets as one posting
- * of two legs, typed WALLET_TRANSFER_OUT (the source leg) and WALLET_TRANSFER_IN (the target leg):
- * the pair shares one ref, so both rows are written in one transaction or neither is.
+ * of two entries, typed WALLET_TRANSFER_OUT (the source) and WALLET_TRANSFER_IN (the target): the
+ * pair shares one ref, so both rows are written in one transaction or neither is.
  */
 export async function transfer(db: Db, userId: number, from: Wallet, to: Wallet, coin: string, amount: string, now: number): Promise<TransferOutcome> {
   let minor: bigint;
@@ -132,23 +108,8 @@ export async function transfer(db: Db, userId: number, from: Wallet, to: Wallet,
   }
   if (minor <= 0n) return { ok: false, reason: 'badAmount' };
   return db.transaction().execute(async (trx) => {
-    const out = await post(trx, {
-      type: 'WALLET_TRANSFER_OUT',
-      now,
-      legs: [
-        { userId, wallet: from, asset: coin, amount: -minor },
-        { userId, wallet: to, asset: coin, amount: minor },
-      ],
-    });
+    const out = await move(trx, 'WALLET_TRANSFER_OUT', { userId, wallet: from }, { userId, wallet: to }, coin, minor, now, { inType: 'WALLET_TRANSFER_IN' });
     if (!out.ok) return { ok: false, reason: 'insufficient' } as const;
-    // The target leg is the incoming half of the same posting.
-    await trx
-      .updateTable('ledger_entries')
-      .set({ type: 'WALLET_TRANSFER_IN' })
-      .where('ref', '=', out.ref)
-      .where('user_id', '=', userId)
-      .where('wallet', '=', to)
-      .execute();
     return { ok: true, from: await balanceOf(trx, userId, from, coin), to: await balanceOf(trx, userId, to, coin) } as const;
   });
 }
@@ -165,15 +126,12 @@ export async function ledgerPage(db: Db, userId: number, q: z.output<typeof ledg
   if (q.symbol) base = base.where('r.symbol', '=', q.symbol);
   if (q.from !== undefined) base = base.where('e.created_at', '>=', q.from);
   if (q.to !== undefined) base = base.where('e.created_at', '<=', q.to);
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .select(['e.id', 'e.wallet', 'e.asset', 'e.type', 'e.amount', 'e.balance_after', 'e.ref', 'e.created_at', 'r.symbol'])
-    .orderBy('e.id', 'desc')
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize)
-    .execute();
-  return {
-    list: rows.map((r) => ({
+  return pageOf(
+    base,
+    q,
+    ['e.id'],
+    (qb) => qb.select(['e.id', 'e.wallet', 'e.asset', 'e.type', 'e.amount', 'e.balance_after', 'e.ref', 'e.created_at', 'r.symbol']),
+    (r): LedgerEntry => ({
       id: r.id,
       wallet: r.wallet,
       coin: r.asset,
@@ -183,9 +141,6 @@ export async function ledgerPage(db: Db, userId: number, q: z.output<typeof ledg
       ref: r.ref,
       symbol: r.symbol ?? '',
       time: r.created_at,
-    })),
-    total: Number(total.n),
-    page: q.page,
-    pageSize: q.pageSize,
-  };
+    }),
+  );
 }

@@ -108,6 +108,8 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   ] as const) {
     subs.push(actor.on('socket.error', (e) => void log.append('socket.error', { socket: name, message: e.message })));
   }
+  // The server closed the user socket with 4001 (token revoked or expired): the same 401 flow as an envelope 401.
+  subs.push(user.on('socket.unauthorized', () => session?.send({ type: 'session.unauthorized' })));
 
   sessionActor.start();
   market.start();

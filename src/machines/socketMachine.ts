@@ -1,5 +1,6 @@
 import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { Clock, SocketFactory } from '../ports/types.ts';
+import { USER_SOCKET_CLOSE_UNAUTHORIZED } from '../protocol/market.ts';
 
 /**
  * One lifecycle for both sockets (SPEC §4, §7, §9): the market socket and the user socket.
@@ -14,6 +15,10 @@ import type { Clock, SocketFactory } from '../ports/types.ts';
  * - The user socket (`kind: 'user'`) sends `{action:'auth', token}` first on open and connects or
  *   reconnects only while it has a token; `socket.setToken` with null (logout) or `socket.stop`
  *   returns to `idle` and cancels any reconnect.
+ * - A user socket closed by the server with 4001 (`USER_SOCKET_CLOSE_UNAUTHORIZED`: bad token, or
+ *   the session was revoked by logout, password reset or change, or expired) drops its token, goes
+ *   to `idle` without reconnecting and emits `socket.unauthorized`; the core turns that into the
+ *   session's `session.unauthorized` (SPEC §8 401 flow: token cleared, /login?redirect=<path>).
  * - Incoming frames are parsed JSON objects with a string `type`; they leave the machine as the
  *   emitted `{type:'frame', frame}` (the core feeds an RxJS Subject from it). Anything else is
  *   emitted as `socket.badFrame`. Errors are emitted as `socket.error` for the event log.
@@ -65,7 +70,8 @@ export type ConnectionCommand = { type: 'conn.send'; data: string } | { type: 'c
 export type SocketEmitted =
   | { type: 'frame'; frame: InboundFrame }
   | { type: 'socket.badFrame'; data: string }
-  | { type: 'socket.error'; message: string };
+  | { type: 'socket.error'; message: string }
+  | { type: 'socket.unauthorized' };
 
 export const PING_INTERVAL = 35_000;
 export const RECONNECT_DELAY = 10_000;
@@ -128,6 +134,8 @@ export const socketMachine = setup({
   guards: {
     mayConnect: ({ context }) => context.kind === 'market' || context.token !== null,
     tokenGone: ({ context, event }) => context.kind === 'user' && event.type === 'socket.setToken' && event.token === null,
+    closedUnauthorized: ({ context, event }) =>
+      context.kind === 'user' && event.type === 'socket.closed' && event.code === USER_SOCKET_CLOSE_UNAUTHORIZED,
     tokenArrived: ({ context, event }) => context.kind === 'market' || (event.type === 'socket.setToken' && event.token !== null),
   },
   actions: {
@@ -155,6 +163,8 @@ export const socketMachine = setup({
     }),
     markDown: assign({ connected: false }),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
+    dropToken: assign({ token: null }),
+    emitUnauthorized: emit({ type: 'socket.unauthorized' as const }),
     storeToken: assign({ token: ({ context, event }) => (event.type === 'socket.setToken' ? event.token : context.token) }),
     recordError: assign({
       lastError: ({ context, event }) => (event.type === 'socket.error' ? event.message : context.lastError),
@@ -213,6 +223,7 @@ export const socketMachine = setup({
       on: {
         'socket.frame': { actions: 'forwardFrame' },
         'socket.closed': [
+          { guard: 'closedUnauthorized', target: 'idle', actions: ['markDown', 'dropToken', 'emitUnauthorized'] },
           { guard: 'mayConnect', target: 'reconnecting', actions: 'markDown' },
           { target: 'idle', actions: 'markDown' },
         ],

@@ -1,3 +1,6 @@
+import { isStatusCode, secretClassOf } from '../protocol/secrets.ts';
+import type { SecretClass } from '../protocol/secrets.ts';
+
 /**
  * Write-time redaction for the event log (DESIGN §3): secrets never enter a record. Each distinct
  * secret value gets a stable placeholder `<redacted:<class>#<n>>` (same value → same placeholder for
@@ -6,25 +9,19 @@
  * in a URL, a password echoed in a message).
  */
 
-export type SecretClass = 'token' | 'password' | 'code' | 'secret';
+export type { SecretClass } from '../protocol/secrets.ts';
 
-/** Field name → class of secret; matched case-insensitively on the whole key. */
-const FIELD_CLASSES: [RegExp, SecretClass][] = [
-  [/^(authorization|token|access_?token|refresh_?token|jwt)$/i, 'token'],
-  [/password$/i, 'password'],
-  [/^(code|googlecode|emailcode|mailcode|otp|totp)$/i, 'code'],
-  [/^(secret|uri|otpauth|idcard|document|image|photo|cover|front|back)$/i, 'secret'],
-  // Identity document numbers (KYC): the field names of src/protocol/kyc.ts and common variants.
-  [/^(doc_?number|document_?number|id_?number|passport_?number)$/i, 'secret'],
-];
+/**
+ * Field name → class of secret, from the one key list of src/protocol/secrets.ts (matched on the
+ * name lowercased without `_`/`-`: password, code, googleSecret, totpCode, verifyCode, docNo,
+ * docNumber, token, Authorization...).
+ */
+export function classifyField(key: string): SecretClass | null {
+  return secretClassOf(key);
+}
 
 /** Values shorter than this are not replaced inside other strings (too likely to collide). */
 const MIN_EMBEDDED = 6;
-
-export function classifyField(key: string): SecretClass | null {
-  for (const [re, cls] of FIELD_CLASSES) if (re.test(key)) return cls;
-  return null;
-}
 
 export interface Redactor {
   /** Registers `value` as a secret of `cls` and returns its placeholder. */
@@ -67,15 +64,17 @@ export function createRedactor(): Redactor {
       }
       return scrub(v);
     }
-    // NOTE: a numeric `code` is the envelope status, not a verification code (those are strings).
-    if (typeof v === 'number' && cls && cls !== 'code') return secret(String(v), cls);
+    // A number under a secret key is a secret too (a verification code sent as 123456); the status
+    // `code` of an envelope or error frame never gets a class (isStatusCode below).
+    if (typeof v === 'number' && cls) return secret(String(v), cls);
     if (Array.isArray(v)) return v.map((x) => walk(x, cls));
     if (typeof v === 'object' && v !== null) {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) {
+      const obj = v as Record<string, unknown>;
+      for (const [k, x] of Object.entries(obj)) {
         // A logged FormData is `{formData: [[name, value], ...]}` (ports/recording.ts): a text part is
         // classified by its part name; a file part is already only a {file, size, type} description.
-        out[k] = k === 'formData' && !cls && Array.isArray(x) ? x.map((p) => formPart(p)) : walk(x, cls ?? classifyField(k));
+        out[k] = k === 'formData' && !cls && Array.isArray(x) ? x.map((p) => formPart(p)) : walk(x, cls ?? (isStatusCode(obj, k) ? null : classifyField(k)));
       }
       return out;
     }

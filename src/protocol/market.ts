@@ -18,6 +18,12 @@ export const PING_INTERVAL_MS = 35_000;
 export const RECONNECT_DELAY_MS = 10_000;
 /** The server drops a client that has sent nothing (no ping) for this long. */
 export const IDLE_TIMEOUT_MS = 90_000;
+/**
+ * The user socket's close code for "this token is not (or no longer) valid": bad token at auth, a
+ * revoked session (logout, password reset or change) or an expired one. The app treats it as an
+ * envelope 401 (SPEC §8): token cleared, /login?redirect=<path>.
+ */
+export const USER_SOCKET_CLOSE_UNAUTHORIZED = 4001;
 /** At most this many topics per connection. */
 export const MAX_TOPICS_PER_CONNECTION = 200;
 

@@ -36,11 +36,9 @@ async function transferFlow(page: Page, amount: string): Promise<void> {
   await dialog.getByRole('button', { name: 'Confirm transfer' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Please fill in the transfer amount');
   await dialog.getByLabel('Amount').fill('10000.5');
-  await page.waitForTimeout(500); // the button debounces clicks for 450 ms (SPEC §9)
   await dialog.getByRole('button', { name: 'Confirm transfer' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Insufficient Balance');
   await dialog.getByLabel('Amount').fill(amount);
-  await page.waitForTimeout(500);
   await dialog.getByRole('button', { name: 'Confirm transfer' }).click();
   await expect(dialog).toHaveCount(0);
 

@@ -53,7 +53,6 @@ test('demo: claim, boost, fast-forward the payouts, withdraw into the fund accou
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Claim compensation');
   await page.screenshot({ path: 'screenshots/compensation-claim-desktop-dark.png' });
-  await page.waitForTimeout(500); // the button debounces clicks for 450 ms (SPEC §9)
   await dialog.getByTestId('comp-confirm').click();
   await expect(page.getByText('Compensation claimed')).toBeVisible();
   await expect(rows.nth(0)).toContainText('Active');
@@ -61,14 +60,12 @@ test('demo: claim, boost, fast-forward the payouts, withdraw into the fund accou
   // boost the order being paid with a speed voucher (the demo's seeded coupons)
   const running = seeded.find((o) => o.status === 'inCompensation');
   if (!running) throw new Error('no seeded inCompensation order');
-  await page.waitForTimeout(500);
   await page.getByTestId(`comp-boost-${running.id}`).click();
   await expect(dialog).toContainText('Boost payouts');
   const speed = dialog.locator('input[data-testid^="comp-voucher-"]').first();
   await speed.check();
   await expect(dialog.getByTestId('comp-boost-preview')).toContainText('Days left after the boost:');
   await page.screenshot({ path: 'screenshots/compensation-boost-desktop-dark.png' });
-  await page.waitForTimeout(500);
   await dialog.getByTestId('comp-confirm').click();
   await expect(page.getByText('Payouts boosted')).toBeVisible();
   await expect(rows.nth(1)).toContainText('Boosted ×1');
@@ -83,10 +80,8 @@ test('demo: claim, boost, fast-forward the payouts, withdraw into the fund accou
 
   let withdrawn = 0;
   for (const o of due) {
-    await page.waitForTimeout(500);
     await page.getByTestId(`comp-withdraw-${o.id}`).click();
     await expect(dialog).toContainText(`${money(Number(o.paid))} USDT will be credited to your fund account.`);
-    await page.waitForTimeout(500);
     await dialog.getByTestId('comp-confirm').click();
     await expect(dialog).toHaveCount(0);
     await expect(page.getByTestId(`comp-withdraw-${o.id}`)).toHaveCount(0);

@@ -41,7 +41,6 @@ test('a fresh account sees its two welcome vouchers', async ({ page, request }) 
   expect(all.map((v) => `${v.kind}:${v.value}:${v.source}`).sort()).toEqual(['lossProtection:20.000000:welcome', 'speed:50:welcome']);
 
   // "Use" opens the compensation orders with the voucher in the query
-  await page.waitForTimeout(500);
   await cards.first().getByRole('button', { name: 'Use' }).click();
   await expect(page).toHaveURL(/\/my\/compensation\/orders/);
 });
@@ -79,7 +78,6 @@ test('demo: merge two loss-protection vouchers and see the result', async ({ pag
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('cpn-preview-value')).toHaveText(`${sum} USDT`);
   await page.screenshot({ path: 'screenshots/coupon-merge-confirm-desktop-dark.png' });
-  await page.waitForTimeout(500); // the button debounces clicks for 450 ms (SPEC §9)
   await dialog.getByTestId('cpn-merge-confirm').click();
   await expect(dialog.getByTestId('cpn-result-value')).toHaveText(`${sum} USDT`);
   await page.screenshot({ path: 'screenshots/coupon-merge-done-desktop-dark.png' });

@@ -63,7 +63,6 @@ for (const size of SIZES) {
       await guest.screenshot({ path: `screenshots/login-errors-${size.name}-${theme}.png`, fullPage: true });
       await guest.getByLabel('Email', { exact: true }).fill(email);
       await guest.getByLabel('Password', { exact: true }).fill(PASSWORD);
-      await guest.waitForTimeout(500); // the 450 ms click debounce (SPEC §9)
       await guest.getByRole('button', { name: 'Log in', exact: true }).click();
       await expect(guest.getByRole('heading', { name: 'Security verification' })).toBeVisible();
       await noSidewaysOverflow(guest, size.width);

@@ -35,7 +35,7 @@ test.describe('desktop shell', () => {
 
   test('switching the language to zh changes the menus and <html lang> after the reload', async ({ page }) => {
     await startEnglish(page);
-    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('button', { name: /^Language: / }).click();
     await Promise.all([page.waitForEvent('load'), page.getByRole('menuitemradio', { name: '简体中文' }).click()]);
     const bar = page.getByTestId('topbar-desktop');
     await expect(bar.getByRole('link', { name: '首页' })).toBeVisible();

@@ -36,7 +36,6 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   // Market buy.
   await p.getByRole('tab', { name: 'Market' }).click();
   await p.getByLabel('Quantity').fill('0.01');
-  await page.waitForTimeout(500); // the place buttons debounce clicks for 450 ms (SPEC §9)
   await p.getByRole('button', { name: 'Buy / Long' }).click();
   await expect(p.getByText(/Order (filled|placed)/)).toBeVisible();
 
@@ -50,7 +49,6 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   await p.getByRole('tab', { name: 'Limit' }).click();
   await p.getByLabel('Price', { exact: true }).fill(String(price));
   await p.getByLabel('Quantity').fill('0.01');
-  await page.waitForTimeout(500);
   await p.getByRole('button', { name: 'Buy / Long' }).click();
   await expect(p.getByText('Order placed')).toBeVisible();
   await page.getByRole('tab', { name: /Open orders/ }).click();

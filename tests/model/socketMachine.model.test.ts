@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromCallback } from 'xstate';
+import { fromCallback, getNextSnapshot } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { ConnectionCommand, SocketEvent, SocketKind } from '../../src/machines/socketMachine.ts';
@@ -24,6 +24,8 @@ const EVENTS: ModelEvent[] = [
   { type: 'socket.open' },
   { type: 'socket.frame', data: '{"type":"pong","ts":1}' },
   { type: 'socket.closed', code: 1006, reason: '' },
+  // 4001: the server ended the token (revoked/expired); the user socket must take the 401 flow.
+  { type: 'socket.closed', code: 4001, reason: 'Session ended' },
   { type: 'socket.error', message: 'boom' },
   { type: 'socket.subscribe', topics: ['btcusdt@depth'] },
   { type: 'socket.unsubscribe', topics: ['btcusdt@depth'] },
@@ -62,6 +64,16 @@ for (const [kind, token] of [
       serializeState: serialize as never,
     }).map((p) => ({ ...p, description: p.steps.map((s) => s.event.type.replace('xstate.after.', '')).join(' → ') }));
 
+    it('from every live state, a close with 4001 leads to idle without a token only on the user socket', () => {
+      const liveStates = paths.map((p) => p.state as Snap).filter((st) => ['connecting', 'open'].includes(leaf(st)));
+      expect(liveStates.length).toBeGreaterThan(0);
+      for (const st of liveStates) {
+        const next = getNextSnapshot(inert, st, { type: 'socket.closed', code: 4001, reason: 'Session ended' });
+        if (kind === 'user') expect([leaf(next), next.context.token, next.context.connected]).toEqual(['idle', null, false]);
+        else expect(leaf(next)).toBe('reconnecting');
+      }
+    });
+
     it('reaches every top-level state the kind allows', () => {
       const reached = new Set(paths.map((p) => leaf(p.state as Snap)));
       expect([...reached].sort()).toEqual(['connecting', 'idle', 'open', 'reconnecting']);
@@ -72,6 +84,8 @@ for (const [kind, token] of [
       for (const step of path.steps) {
         const e = step.event as ModelEvent;
         const sock = () => h.factory.last();
+        const wasLive = h.state() === 'connecting' || h.state() === 'open';
+        const unauthorizedBefore = h.unauthorized.count;
         switch (e.type) {
           case 'xstate.init' as string:
             break;
@@ -98,6 +112,11 @@ for (const [kind, token] of [
         }
         const expected = step.state as Snap;
         expect(h.state()).toBe(leaf(expected));
+        expect(h.actor.getSnapshot().context.token !== null).toBe(expected.context.token !== null);
+        // close 4001 on a live user socket: 401 flow (token dropped, idle, one socket.unauthorized); nothing else emits it
+        const unauthorizedClose = kind === 'user' && wasLive && e.type === 'socket.closed' && e.code === 4001;
+        expect(h.unauthorized.count).toBe(unauthorizedBefore + (unauthorizedClose ? 1 : 0));
+        if (unauthorizedClose) expect([h.state(), h.actor.getSnapshot().context.token]).toEqual(['idle', null]);
         expect(h.actor.getSnapshot().context.connected).toBe(leaf(expected) === 'open');
         expect(Object.keys(h.actor.getSnapshot().context.topics)).toEqual(Object.keys(expected.context.topics));
         // a live connection exists exactly in connecting/open, and only the newest one is not closed

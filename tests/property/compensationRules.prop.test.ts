@@ -9,7 +9,8 @@ import { lossCoveredBy } from '../../server/compensation/store.ts';
 import { openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
-import { balancesOf, ledgerSum, post } from '../../server/db/repos/ledger.ts';
+import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
+import { postLedger } from '../../server/ledger/post.ts';
 import { migrateToLatest } from '../../server/db/migrations.ts';
 import { createAccount } from '../../server/services/accounts.ts';
 
@@ -136,7 +137,7 @@ describe('compensation service (real database)', () => {
           if (op.kind === 'loss') {
             const amt = BigInt(op.usdt) * 1_000_000n;
             if (amt === 0n) continue;
-            const r = await post(db, { type: 'CONTRACT_CLOSE', now, legs: [{ userId: user.id, wallet: 'perp', asset: 'USDT', amount: amt }, { userId: SYSTEM_ACCOUNT_ID, wallet: 'perp', asset: 'USDT', amount: -amt }] });
+            const r = await postLedger(db, { type: 'CONTRACT_CLOSE', now, entries: [{ userId: user.id, wallet: 'perp', asset: 'USDT', amount: amt }, { userId: SYSTEM_ACCOUNT_ID, wallet: 'perp', asset: 'USDT', amount: -amt }] });
             if (r.ok && amt < 0n) grossLoss -= amt;
           } else if (op.kind === 'claim') {
             const o = pick('notActive');

@@ -22,6 +22,8 @@ interface Model {
   openedAt: number;
   sockets: number;
   topics: Map<string, number>;
+  /** `socket.unauthorized` emissions expected so far (close 4001 on a live user socket). */
+  unauthorized: number;
 }
 type Real = ReturnType<typeof socketHarness>;
 
@@ -42,6 +44,8 @@ function checkInvariants(m: Model, r: Real) {
   expect(r.state()).toBe(m.phase);
   expect(r.factory.sockets.length).toBe(m.sockets);
   expect(r.actor.getSnapshot().context.connected).toBe(m.phase === 'open');
+  expect(r.actor.getSnapshot().context.token).toBe(m.token);
+  expect(r.unauthorized.count).toBe(m.unauthorized);
   expect(Object.keys(r.actor.getSnapshot().context.topics)).toEqual(active(m));
   if (m.phase === 'open') {
     const pings = r.sentOf(m.sockets - 1).filter((x) => x.action === 'ping');
@@ -78,6 +82,17 @@ function commands(kind: SocketKind) {
       }),
     ),
     fc.constant(cmd('close', live, (m, r) => (r.factory.last().close(), reconnectOrIdle(m)))),
+    fc.constant(
+      cmd('close(4001)', live, (m, r) => {
+        r.factory.last().close(4001, 'Session ended');
+        if (m.kind === 'user') {
+          // the 401 flow: no reconnect with a dead token
+          m.token = null;
+          m.phase = 'idle';
+          m.unauthorized += 1;
+        } else reconnectOrIdle(m);
+      }),
+    ),
     fc.constant(cmd('error', live, (m, r) => (r.factory.last().error('e'), reconnectOrIdle(m)))),
     fc.constant(
       cmd('frame', (m) => m.phase === 'open', (_m, r) => {
@@ -156,7 +171,7 @@ describe('socketMachine properties', () => {
           const token = kind === 'user' ? 'tk-1' : null;
           // NOTE: VirtualClock, not SimulatedClock: a large advance must fire every ping on the way.
           const real = socketHarness(kind, token, 0, 'virtual');
-          const model: Model = { kind, token, phase: 'connecting', now: 0, reconnectAt: 0, openedAt: 0, sockets: 1, topics: new Map() };
+          const model: Model = { kind, token, phase: 'connecting', now: 0, reconnectAt: 0, openedAt: 0, sockets: 1, topics: new Map(), unauthorized: 0 };
           fc.modelRun(() => ({ model, real }), cmds);
           real.actor.stop();
         }),

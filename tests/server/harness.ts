@@ -55,10 +55,14 @@ export interface HarnessOptions {
   plugins?: FastifyPluginAsync[];
 }
 
-/** Starts the REAL server (file database in a temp DATA_DIR, port 0) and returns its base URL. */
+/**
+ * Starts the REAL server (file database in a temp DATA_DIR, port 0) and returns its base URL.
+ * Password hashes use scrypt N=2^10 here (config.passwordHashLogN) so suites that sign up many users
+ * stay fast; tests/server/security*.test.ts prove the production default is OWASP's 2^17.
+ */
 export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-server-'));
-  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, ...opts.config };
+  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, ...opts.config };
   const db = openDb({ filename: dbFile(dataDir) });
   await migrateToLatest(db);
   const clock = new ManualClock(T0);

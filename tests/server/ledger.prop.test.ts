@@ -4,7 +4,8 @@ import { openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import type { BalanceKey, Leg } from '../../server/db/ledgerRule.ts';
-import { adminCredit, balancesOf, ledgerSum, post } from '../../server/db/repos/ledger.ts';
+import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
+import { adminCredit, postLedger } from '../../server/ledger/post.ts';
 import { createUser } from '../../server/db/repos/users.ts';
 import { migrateToLatest } from '../../server/db/migrations.ts';
 import type { Wallet } from '../../server/db/schema.ts';
@@ -92,7 +93,7 @@ describe('ledger repository (SQLite)', () => {
         await db.deleteFrom('balances').execute();
         let model = new Map<BalanceKey, bigint>();
         for (const t of ts) {
-          const r = await post(db, { type: 'WALLET_TRANSFER_OUT', legs: legsOf(t), now: 1 });
+          const r = await postLedger(db, { type: 'WALLET_TRANSFER_OUT', entries: legsOf(t), now: 1 });
           const expected = applyPosting(model, legsOf(t));
           // The repository agrees with the pure rule on every posting.
           expect(r.ok).toBe(expected.ok);
@@ -118,7 +119,7 @@ describe('ledger repository (SQLite)', () => {
     await db.deleteFrom('balances').execute();
     const [u] = USERS as [number];
     expect((await adminCredit(db, u, 'fund', 'USDT', 100n, 1)).ok).toBe(true);
-    const over = await post(db, { type: 'WALLET_TRANSFER_OUT', now: 2, legs: [
+    const over = await postLedger(db, { type: 'WALLET_TRANSFER_OUT', now: 2, entries: [
       { userId: u, wallet: 'fund', asset: 'USDT', amount: -101n },
       { userId: u, wallet: 'perp', asset: 'USDT', amount: 101n },
     ] });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../connection.ts';
 import type { MailCodesTable } from '../schema.ts';
 
@@ -10,8 +10,13 @@ export const MAIL_CODE_RESEND_MS = 60 * 1000;
 /** A code is burnt after this many wrong guesses. */
 export const MAIL_CODE_MAX_FAILURES = 5;
 
-function hashCode(email: string, purpose: MailPurpose, code: string): string {
-  return createHash('sha256').update(`${email}:${purpose}:${code}`).digest('hex');
+/**
+ * What `mail_codes.code_hash` stores: an HMAC-SHA256 keyed by config.mailCodeSecret. A plain hash
+ * of a 6-digit code would reveal it (a million guesses take a second); without the key the stored
+ * value says nothing about the code.
+ */
+export function hashCode(secret: string, email: string, purpose: MailPurpose, code: string): string {
+  return createHmac('sha256', secret).update(`${email}:${purpose}:${code}`).digest('hex');
 }
 
 /** When the last code for (email, purpose) was issued, or undefined. */
@@ -31,13 +36,18 @@ export interface IssueCodeInput {
   purpose: MailPurpose;
   code: string;
   now: number;
-  subject: string;
-  body: string;
+  /** Key of the code's HMAC (config.mailCodeSecret). */
+  secret: string;
+  /** The mail as the dev outbox shows it; null in production, where no code is stored in clear. */
+  outbox: { subject: string; body: string } | null;
 }
 
-/** Stores a new code (hashed), supersedes older unused ones, and queues the mail in the outbox. */
-export async function issueCode(db: Db, input: IssueCodeInput): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/**
+ * Stores a new code (as its HMAC), supersedes older unused ones and, in development only, keeps the
+ * mail with its code in the outbox table. Returns the code's row id (for {@link withdrawCode}).
+ */
+export async function issueCode(db: Db, input: IssueCodeInput): Promise<number> {
+  return db.transaction().execute(async (trx) => {
     await trx
       .updateTable('mail_codes')
       .set({ used_at: input.now })
@@ -45,30 +55,54 @@ export async function issueCode(db: Db, input: IssueCodeInput): Promise<void> {
       .where('purpose', '=', input.purpose)
       .where('used_at', 'is', null)
       .execute();
-    await trx
+    const row = await trx
       .insertInto('mail_codes')
       .values({
         email: input.email,
         purpose: input.purpose,
-        code_hash: hashCode(input.email, input.purpose, input.code),
+        code_hash: hashCode(input.secret, input.email, input.purpose, input.code),
         created_at: input.now,
         expires_at: input.now + MAIL_CODE_TTL_MS,
         used_at: null,
         failed_attempts: 0,
       })
-      .execute();
-    await trx
-      .insertInto('outbox')
-      .values({ to_email: input.email, subject: input.subject, body: input.body, code: input.code, created_at: input.now })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (input.outbox) {
+      await trx
+        .insertInto('outbox')
+        .values({ to_email: input.email, subject: input.outbox.subject, body: input.outbox.body, code: input.code, created_at: input.now })
+        .execute();
+    }
+    return row.id;
   });
+}
+
+/**
+ * Forgets a code whose mail could not be sent, so the user may ask again at once (the resend wait
+ * counts from the newest row).
+ */
+export async function withdrawCode(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('mail_codes').where('id', '=', id).execute();
+}
+
+/**
+ * Production start: empties the dev outbox (codes in clear from a development run) and drops every
+ * used or expired code row.
+ */
+export async function purgeMailSecrets(db: Db, now: number): Promise<void> {
+  await db.deleteFrom('outbox').execute();
+  await db
+    .deleteFrom('mail_codes')
+    .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
+    .execute();
 }
 
 /**
  * Checks and consumes a code: true once for the current unexpired code; every later call,
  * an expired code or a wrong guess gives false. Wrong guesses count towards burning the code.
  */
-export async function consumeCode(db: Db, email: string, purpose: MailPurpose, code: string, now: number): Promise<boolean> {
+export async function consumeCode(db: Db, secret: string, email: string, purpose: MailPurpose, code: string, now: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const active = await trx
       .selectFrom('mail_codes')
@@ -80,7 +114,9 @@ export async function consumeCode(db: Db, email: string, purpose: MailPurpose, c
       .orderBy('id', 'desc')
       .executeTakeFirst();
     if (!active) return false;
-    if (active.code_hash === hashCode(email, purpose, code)) {
+    const expected = Buffer.from(active.code_hash, 'utf8');
+    const actual = Buffer.from(hashCode(secret, email, purpose, code), 'utf8');
+    if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
       await trx.updateTable('mail_codes').set({ used_at: now }).where('id', '=', active.id).execute();
       return true;
     }

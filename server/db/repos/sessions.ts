@@ -21,10 +21,10 @@ export async function createSession(db: Db, s: NewSession): Promise<number> {
 }
 
 /** The session behind a token hash if it is neither revoked nor expired at `now`. */
-export function findActiveSession(db: Db, tokenHash: string, now: number): Promise<{ id: number; user_id: number } | undefined> {
+export function findActiveSession(db: Db, tokenHash: string, now: number): Promise<{ id: number; user_id: number; expires_at: number } | undefined> {
   return db
     .selectFrom('sessions')
-    .select(['id', 'user_id'])
+    .select(['id', 'user_id', 'expires_at'])
     .where('token_hash', '=', tokenHash)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)

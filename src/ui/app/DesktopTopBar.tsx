@@ -34,7 +34,8 @@ export function LanguageDropdown() {
   const { lang, change } = useLanguage();
   const current = LANGUAGES.find((l) => l.code === lang);
   return (
-    <Dropdown label={t('language')} align="right" trigger={<span data-testid="lang-current">{current?.label}</span>}>
+    // The accessible name holds the visible text (WCAG 2.5.3): "Language: English".
+    <Dropdown label={`${t('language')}: ${current?.label ?? lang}`} align="right" trigger={<span data-testid="lang-current">{current?.label}</span>}>
       {(close) => (
         <nav className="rf-menu-list">
           {LANGUAGES.map((l) => (

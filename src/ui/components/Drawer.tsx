@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { createPortal } from 'react-dom';
-import { useEscape } from './Modal.tsx';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useReturnFocus } from './Modal.tsx';
 
 export interface DrawerProps {
   open: boolean;
@@ -11,22 +11,29 @@ export interface DrawerProps {
   children: ReactNode;
 }
 
-/** A panel sliding from a screen edge (mobile menus, language picker, popups). */
+/**
+ * A panel sliding from a screen edge (mobile menus, language picker, popups): a modal dialog on
+ * Radix Dialog, so focus is kept inside while open and returned to the opener on close; Escape
+ * and a press on the backdrop close it.
+ */
 export function Drawer({ open, onClose, side = 'right', title, label, children }: DrawerProps) {
-  useEscape(open, onClose);
-  if (!open) return null;
-  return createPortal(
-    <div className="rf-overlay rf-overlay--drawer" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <aside className={`rf-drawer rf-drawer--${side}`} role="dialog" aria-modal="true" aria-label={label}>
-        <header className="rf-drawer__head">
-          <span>{title}</span>
-          <button type="button" className="rf-icon-btn" aria-label="close" onClick={onClose}>
-            ×
-          </button>
-        </header>
-        <div className="rf-drawer__body">{children}</div>
-      </aside>
-    </div>,
-    document.body,
+  const focus = useReturnFocus();
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="rf-overlay rf-overlay--drawer">
+          <Dialog.Content className={`rf-drawer rf-drawer--${side}`} aria-describedby={undefined} {...focus}>
+            <Dialog.Title className="rf-sr-only">{label}</Dialog.Title>
+            <header className="rf-drawer__head">
+              <span>{title}</span>
+              <Dialog.Close className="rf-icon-btn" aria-label="close">
+                ×
+              </Dialog.Close>
+            </header>
+            <div className="rf-drawer__body">{children}</div>
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

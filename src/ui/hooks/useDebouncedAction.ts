@@ -4,9 +4,30 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 export const CLICK_DEBOUNCE_MS = 450;
 
 /**
- * Leading-edge click guard: the first click runs at once, further clicks within `ms` are
- * dropped, and while a returned promise is unsettled `pending` is true and clicks are dropped
- * too (no double submits). Uses `performance.now` via the injected `now` for testability.
+ * The user's edits anywhere in the page so far (`input` and `change` events, seen in the capture
+ * phase so no handler can hide them). A click that follows an edit is a new intent, never the
+ * second half of a double click: without this, a submit refused for an empty form and a fast
+ * correction (autofill, a paste, a file picked, a quick typist or a test driver) left the next
+ * submit inside the 450 ms window, where it was dropped without a word (issue 17).
+ */
+let edits = 0;
+let watching = false;
+function watchEdits(): void {
+  if (watching || typeof document === 'undefined') return;
+  watching = true;
+  const bump = (): void => {
+    edits += 1;
+  };
+  document.addEventListener('input', bump, true);
+  document.addEventListener('change', bump, true);
+}
+
+/**
+ * Leading-edge double-click guard: the first click runs at once; a further click within `ms` is
+ * dropped unless the user edited something in between (then it is a new intent and runs); while
+ * a returned promise is unsettled `pending` is true and clicks are dropped too (no double
+ * submits; the pending state is visible). Uses `performance.now` via the injected `now` for
+ * testability.
  */
 export function useDebouncedAction<A extends unknown[]>(
   action: ((...args: A) => unknown) | undefined,
@@ -15,9 +36,11 @@ export function useDebouncedAction<A extends unknown[]>(
 ): { run: (...args: A) => void; pending: boolean } {
   const [pending, setPending] = useState(false);
   const last = useRef<number>(-Infinity);
+  const editsAtLast = useRef(-1);
   const busy = useRef(false);
   const mounted = useRef(true);
   useEffect(() => {
+    watchEdits();
     mounted.current = true;
     return () => {
       mounted.current = false;
@@ -28,8 +51,9 @@ export function useDebouncedAction<A extends unknown[]>(
     (...args: A) => {
       if (!action || busy.current) return;
       const t = now();
-      if (t - last.current < ms) return;
+      if (t - last.current < ms && editsAtLast.current === edits) return;
       last.current = t;
+      editsAtLast.current = edits;
       const result = action(...args);
       if (result instanceof Promise) {
         busy.current = true;

@@ -1,3 +1,5 @@
+import { mixHex, onFill, readableOn } from './contrast.ts';
+
 /**
  * Kline color settings (SPEC §4): a style and a direction decide the page-wide up/buy and
  * down/sell colors. Invariant: `redUpGreenDown` is exactly the swap of `greenUpRedDown`.
@@ -29,6 +31,20 @@ const PALETTE: Record<KlineStyle, { positive: string; negative: string }> = {
 export function klineColors(style: KlineStyle, direction: KlineDirection): { up: string; down: string } {
   const { positive, negative } = PALETTE[style];
   return direction === 'greenUpRedDown' ? { up: positive, down: negative } : { up: negative, down: positive };
+}
+
+/** Share of a buy/sell colour in the tints drawn behind text (price flashes, pills): at most this. */
+export const TINT_SHARE = 0.14;
+
+/**
+ * The page-wide buy/sell colours of a setting in a theme: the SPEC §4 values as fills, a text
+ * variant of each that reads at 4.5:1 on every surface of the theme and on the tints of both
+ * colours over those surfaces (a red price on a green flash), and the text colour on each fill.
+ */
+export function themedKlineColors(setting: KlineSetting, surfaces: readonly string[]): { up: string; down: string; upFill: string; downFill: string; onUp: string; onDown: string } {
+  const { up, down } = klineColors(setting.style, setting.direction);
+  const backgrounds = [...surfaces, ...surfaces.flatMap((s) => [mixHex(s, up, TINT_SHARE), mixHex(s, down, TINT_SHARE)])];
+  return { up: readableOn(up, backgrounds), down: readableOn(down, backgrounds), upFill: up, downFill: down, onUp: onFill(up), onDown: onFill(down) };
 }
 
 /** Parses the stored JSON; anything unknown or malformed gives the default. */

@@ -13,3 +13,13 @@ export function parseTheme(raw: string | null): Theme {
 export function themeClass(theme: Theme): string {
   return `theme-${theme}`;
 }
+
+/**
+ * The surfaces text is drawn on in each theme (--bg, --surface, --surface-2, --surface-3,
+ * --hover, --input-bg of theme.css; a unit test keeps them equal). The readable buy/sell text
+ * colours are computed against all of them.
+ */
+export const THEME_SURFACES: Record<Theme, readonly string[]> = {
+  dark: ['#0b0e14', '#12161f', '#1a1f2b', '#232a38', '#1f2532', '#161b25'],
+  light: ['#f5f6f8', '#ffffff', '#f2f3f6', '#e8eaef', '#eef0f4', '#f5f6f8'],
+};

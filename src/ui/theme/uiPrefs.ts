@@ -1,7 +1,7 @@
 import type { Storage } from '../../ports/types.ts';
 import { createExternalStore, type ExternalStore } from '../hooks/externalStore.ts';
-import { KLINE_STORAGE_KEY, klineColors, parseKlineSetting, type KlineSetting } from './klineColors.ts';
-import { THEMES, THEME_STORAGE_KEY, parseTheme, themeClass, type Theme } from './themes.ts';
+import { KLINE_STORAGE_KEY, parseKlineSetting, themedKlineColors, type KlineSetting } from './klineColors.ts';
+import { THEMES, THEME_STORAGE_KEY, THEME_SURFACES, parseTheme, themeClass, type Theme } from './themes.ts';
 
 /** Device class by width (SPEC §3, §9): mobile ≤ 767, tablet ≤ 1199, desktop otherwise. */
 export type DeviceClass = 'mobile' | 'tablet' | 'desktop';
@@ -39,10 +39,16 @@ function applyTheme(doc: Document, theme: Theme): void {
   root.style.colorScheme = theme;
 }
 
-function applyKline(doc: Document, setting: KlineSetting): void {
-  const { up, down } = klineColors(setting.style, setting.direction);
-  doc.documentElement.style.setProperty('--up', up);
-  doc.documentElement.style.setProperty('--down', down);
+/** Buy/sell colours of the setting for the theme (fills exact, text readable: see theme.css). */
+function applyKline(doc: Document, setting: KlineSetting, theme: Theme): void {
+  const c = themedKlineColors(setting, THEME_SURFACES[theme]);
+  const style = doc.documentElement.style;
+  style.setProperty('--up', c.up);
+  style.setProperty('--down', c.down);
+  style.setProperty('--up-fill', c.upFill);
+  style.setProperty('--down-fill', c.downFill);
+  style.setProperty('--on-up', c.onUp);
+  style.setProperty('--on-down', c.onDown);
 }
 
 /** Reads stored preferences, applies them to `doc` and returns the stores. */
@@ -51,11 +57,12 @@ export function createUiPrefs(storage: Storage, doc: Document, initialWidth: num
   const kline = createExternalStore<KlineSetting>(parseKlineSetting(storage.get(KLINE_STORAGE_KEY)));
   const width = createExternalStore<number>(initialWidth);
   applyTheme(doc, theme.get());
-  applyKline(doc, kline.get());
+  applyKline(doc, kline.get(), theme.get());
 
   const setTheme = (next: Theme): void => {
     storage.set(THEME_STORAGE_KEY, next);
     applyTheme(doc, next);
+    applyKline(doc, kline.get(), next);
     theme.set(next);
   };
   return {
@@ -66,7 +73,7 @@ export function createUiPrefs(storage: Storage, doc: Document, initialWidth: num
     toggleTheme: () => setTheme(theme.get() === 'dark' ? 'light' : 'dark'),
     setKline(setting) {
       storage.set(KLINE_STORAGE_KEY, JSON.stringify(setting));
-      applyKline(doc, setting);
+      applyKline(doc, setting, theme.get());
       kline.set(setting);
     },
     trackWindow(win) {

@@ -16,9 +16,12 @@ export function socketHarness(
   const factory = createScriptedSocketFactory();
   const frames: InboundFrame[] = [];
   const errors: string[] = [];
+  /** How many times the machine emitted `socket.unauthorized` (close 4001 on the user socket). */
+  const unauthorized = { count: 0 };
   const actor = createActor(provideSocket(factory, clock), { clock, input: { url: `/api/ws/${kind}`, kind, token } });
   actor.on('frame', (e) => frames.push(e.frame));
   actor.on('socket.error', (e) => errors.push(e.message));
+  actor.on('socket.unauthorized', () => void (unauthorized.count += 1));
   actor.start();
   const state = () => {
     const v = actor.getSnapshot().value;
@@ -26,5 +29,5 @@ export function socketHarness(
     return 'live' in v ? (typeof v.live === 'string' ? v.live : Object.keys(v.live)[0]) : Object.keys(v)[0];
   };
   const sentOf = (i: number) => (factory.sockets[i]?.sent ?? []).map((s) => JSON.parse(s) as Record<string, unknown>);
-  return { clock, factory, actor, frames, errors, state, sentOf };
+  return { clock, factory, actor, frames, errors, unauthorized, state, sentOf };
 }

@@ -120,9 +120,9 @@ describe('preference', () => {
   it('kline colors: choosing a style and direction updates the page-wide up/down colors and storage', async () => {
     const h = loggedIn('/my/settings/preference', <PreferenceScreen />, () => {});
     fireEvent.click(screen.getByRole('radio', { name: /Traditional/ }));
-    expect(document.documentElement.style.getPropertyValue('--up').toLowerCase()).toBe('#74a700');
+    expect(document.documentElement.style.getPropertyValue('--up-fill').toLowerCase()).toBe('#74a700');
     fireEvent.click(screen.getByRole('radio', { name: /Red up/ }));
-    expect(document.documentElement.style.getPropertyValue('--up').toLowerCase()).toBe('#e50370');
+    expect(document.documentElement.style.getPropertyValue('--up-fill').toLowerCase()).toBe('#e50370');
     expect(JSON.parse(h.storage.get('kline_style') ?? '{}')).toEqual({ style: 'traditional', direction: 'redUpGreenDown' });
   });
 

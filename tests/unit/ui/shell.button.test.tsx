@@ -24,6 +24,29 @@ describe('Button (450 ms click debounce, pending state)', () => {
     expect(onClick).toHaveBeenCalledTimes(2);
   });
 
+  it('a click after an edit is a new intent: it runs inside the 450 ms window (issue 17)', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const onClick = vi.fn();
+    render(
+      <form>
+        <input aria-label="Name" defaultValue="" />
+        <Button onClick={onClick}>Submit</Button>
+      </form>,
+    );
+    const b = screen.getByRole('button', { name: 'Submit' });
+    fireEvent.click(b);
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
+    vi.advanceTimersByTime(10);
+    fireEvent.click(b);
+    expect(onClick).toHaveBeenCalledTimes(2);
+    // with no edit in between it is still a double click, and dropped
+    fireEvent.click(b);
+    expect(onClick).toHaveBeenCalledTimes(2);
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Ada L' } });
+    fireEvent.click(b);
+    expect(onClick).toHaveBeenCalledTimes(3);
+  });
+
   it('is disabled and busy while the returned promise is pending, and ignores clicks', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     let resolve: () => void = () => {};

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { contrast } from '../../../src/ui/theme/contrast.ts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { renderShell } from './shellHarness.tsx';
@@ -12,7 +13,7 @@ describe('language and theme from the shell', () => {
   it('renders the stored language and switching stores it, sets <html lang> and reloads', async () => {
     const h = renderShell({ lang: 'hk' });
     expect(await screen.findByRole('link', { name: '首頁' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '語言' }));
+    fireEvent.click(screen.getByRole('button', { name: /^語言: / }));
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitemradio', { name: '简体中文' }));
     expect(h.storage.get('lang')).toBe('zh');
     expect(document.documentElement.lang).toBe('zh-CN');
@@ -22,7 +23,7 @@ describe('language and theme from the shell', () => {
 
   it('choosing the current language does nothing', async () => {
     const h = renderShell({ lang: 'en' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Language' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Language: / }));
     fireEvent.click(within(screen.getByRole('menu')).getByRole('menuitemradio', { name: 'English' }));
     expect(h.reloads.count).toBe(0);
     expect(h.storage.get('lang')).toBeNull();
@@ -41,10 +42,19 @@ describe('language and theme from the shell', () => {
     h.core.stop();
   });
 
-  it('kline setting drives --up/--down on the root', () => {
-    const h = renderShell({ stored: { kline_style: JSON.stringify({ style: 'cvd', direction: 'redUpGreenDown' }) } });
-    expect(document.documentElement.style.getPropertyValue('--up')).toBe('#EC8D42');
-    expect(document.documentElement.style.getPropertyValue('--down')).toBe('#1F8DF9');
+  it('kline setting drives the buy/sell fills (SPEC hex) and their readable text variants on the root', () => {
+    const h = renderShell({ stored: { kline_style: JSON.stringify({ style: 'cvd', direction: 'redUpGreenDown' }), theme: 'light' } });
+    const css = (name: string) => document.documentElement.style.getPropertyValue(name);
+    expect(css('--up-fill')).toBe('#EC8D42');
+    expect(css('--down-fill')).toBe('#1F8DF9');
+    // orange and blue are too light to read on white: the text variants are darker, same hue family
+    expect(css('--up')).not.toBe('#EC8D42');
+    expect(contrast(css('--up'), '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(css('--down'), '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    fireEvent.click(screen.getByTestId('theme-toggle'));
+    // dark surfaces: the light orange reads as it is
+    expect(css('--up')).toBe('#EC8D42');
+    expect(contrast(css('--down'), '#12161f')).toBeGreaterThanOrEqual(4.5);
     h.core.stop();
   });
 });

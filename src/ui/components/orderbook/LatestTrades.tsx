@@ -13,7 +13,8 @@ export function clockTime(ms: number): string {
 export function LatestTrades({ trades, pricePrecision, qtyPrecision, rows = 24 }: { trades: readonly Trade[]; pricePrecision: number; qtyPrecision: number; rows?: number }) {
   const { t } = useTranslation('trade');
   return (
-    <section className="rf-trades" aria-label={t('latestTrades')}>
+    // A scrollable region is reachable by keyboard (tabIndex 0) and named.
+    <section className="rf-trades" aria-label={t('latestTrades')} tabIndex={0}>
       <header className="rf-ob-head">
         <span>{t('latestTrades')}</span>
       </header>

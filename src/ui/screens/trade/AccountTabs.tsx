@@ -72,7 +72,7 @@ export function AccountTabs({
         onChange={setTab}
         items={TABS.map((k) => ({ key: k, label: count(k) ? `${t(`tab_${k}`)} (${count(k)})` : t(`tab_${k}`) }))}
       />
-      <div className="rf-at-body">
+      <div className="rf-at-body" role="region" aria-label={t(`tab_${tab}`)} tabIndex={0}>
         {tab === 'positions' && (
           <table className="rf-table" data-testid="positions">
             <thead>

@@ -12,6 +12,7 @@ export function TradeHeader({ symbol, contract, symbols, info, ticker, onPick }:
   const up = (tk?.changePct ?? 0) >= 0;
   return (
     <header className="rf-th">
+      <h1 className="rf-sr-only">{`${symbol} ${t(contract === 'perp' ? 'perpetual' : 'standard')}`}</h1>
       <PairSwitcher symbol={symbol} symbols={symbols} onPick={onPick} />
       <span className="rf-th-kind">{t(contract === 'perp' ? 'perpetual' : 'standard')}</span>
       <strong className={`rf-th-last rf-num ${up ? 'rf-up' : 'rf-down'}`} data-testid="last-price">

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/connection.ts';
+import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
+import type { BalanceKey, Leg } from '../db/ledgerRule.ts';
+import { parseMinor } from '../db/money.ts';
+import type { LedgerType } from '../db/repos/ledger.ts';
+import type { Wallet } from '../db/schema.ts';
+
+/**
+ * THE ledger write. Every balance change in the system (trading settlement, wallet transfers,
+ * compensation payouts, admin credits, deposits, withdrawals, converts) is one call of
+ * {@link postLedger}; nothing else writes `balances` or `ledger_entries`.
+ *
+ * Invariants (property-tested on a real SQLite file in tests/server/ledgerPost.prop.test.ts):
+ *  - double entry: per asset the entries sum to zero, so value is never created or destroyed;
+ *  - no balance of an account other than the system account (id 1) ends below zero;
+ *  - all or nothing: a refused posting writes no row; `balance == sum(ledger amounts)` always holds.
+ */
+
+/** One signed movement of a posting. `type` overrides the posting's type for this row (e.g. WALLET_TRANSFER_IN). */
+export interface LedgerEntryInput extends Leg {
+  type?: LedgerType;
+}
+
+export interface Posting {
+  /** The ledger type of every entry that does not carry its own. */
+  type: LedgerType;
+  entries: readonly LedgerEntryInput[];
+  now: number;
+  /** Groups the entries; a random id when omitted. */
+  ref?: string;
+  /** Tags the posting with a trading pair (ledger_refs) for the history's pair filter. */
+  symbol?: string;
+}
+
+export type PostResult = { ok: true; ref: string } | { ok: false; reason: 'empty' | 'zeroLeg' | 'unbalanced' | 'insufficient' };
+
+/**
+ * Posts one double-entry movement atomically: reads the touched balances, applies the pure rule
+ * (server/db/ledgerRule.ts), then writes the new balances and one ledger row per entry. Pass the
+ * caller's transaction as `db` to join a larger unit of work (a status change and its money move
+ * commit together); otherwise it opens its own.
+ */
+export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
+  const run = async (trx: Db): Promise<PostResult> => {
+    const current = new Map<BalanceKey, bigint>();
+    for (const l of p.entries) {
+      const k = balanceKey(l.userId, l.wallet, l.asset);
+      if (current.has(k)) continue;
+      const row = await trx
+        .selectFrom('balances')
+        .select('amount')
+        .where('user_id', '=', l.userId)
+        .where('wallet', '=', l.wallet)
+        .where('asset', '=', l.asset)
+        .executeTakeFirst();
+      current.set(k, row ? parseMinor(row.amount) : 0n);
+    }
+    const result = applyPosting(current, p.entries);
+    if (!result.ok) return result;
+    const ref = p.ref ?? randomBytes(8).toString('hex');
+    for (const [i, l] of p.entries.entries()) {
+      const amount = (result.balances.get(balanceKey(l.userId, l.wallet, l.asset)) ?? 0n).toString();
+      await trx
+        .insertInto('balances')
+        .values({ user_id: l.userId, wallet: l.wallet, asset: l.asset, amount, updated_at: p.now })
+        .onConflict((oc) => oc.columns(['user_id', 'wallet', 'asset']).doUpdateSet({ amount, updated_at: p.now }))
+        .execute();
+      await trx
+        .insertInto('ledger_entries')
+        .values({
+          user_id: l.userId,
+          wallet: l.wallet,
+          asset: l.asset,
+          amount: l.amount.toString(),
+          balance_after: (result.after[i] ?? 0n).toString(),
+          type: l.type ?? p.type,
+          ref,
+          created_at: p.now,
+        })
+        .execute();
+    }
+    if (p.symbol) {
+      await trx.insertInto('ledger_refs').values({ ref, symbol: p.symbol }).onConflict((oc) => oc.column('ref').doNothing()).execute();
+    }
+    return { ok: true, ref };
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** An account side of a two-entry movement. */
+export interface AccountRef {
+  userId: number;
+  wallet: Wallet;
+}
+
+/**
+ * A two-entry movement of `amount` (> 0; 0 or less is a no-op) from one account to another, through
+ * {@link postLedger}. `tag.inType` types the incoming entry differently (WALLET_TRANSFER_IN).
+ */
+export function move(
+  db: Db,
+  type: LedgerType,
+  from: AccountRef,
+  to: AccountRef,
+  coin: string,
+  amount: bigint,
+  now: number,
+  tag: { ref?: string; symbol?: string; inType?: LedgerType } = {},
+): Promise<PostResult> {
+  if (amount <= 0n) return Promise.resolve({ ok: true, ref: '' });
+  return postLedger(db, {
+    type,
+    now,
+    entries: [
+      { userId: from.userId, wallet: from.wallet, asset: coin, amount: -amount },
+      { userId: to.userId, wallet: to.wallet, asset: coin, amount, ...(tag.inType ? { type: tag.inType } : {}) },
+    ],
+    ...(tag.ref !== undefined ? { ref: tag.ref } : {}),
+    ...(tag.symbol ? { symbol: tag.symbol } : {}),
+  });
+}
+
+/** Credits a user from the system account (ADMIN_ADJUST), e.g. the demo balances of a new account. */
+export function adminCredit(db: Db, userId: number, wallet: Wallet, asset: string, amount: bigint, now: number): Promise<PostResult> {
+  return postLedger(db, {
+    type: 'ADMIN_ADJUST',
+    now,
+    entries: [
+      { userId, wallet, asset, amount },
+      { userId: SYSTEM_ACCOUNT_ID, wallet, asset, amount: -amount },
+    ],
+  });
+}

@@ -1,0 +1,121 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bech32, bech32m, createBase58check } from '@scure/base';
+import type { AddressFormat, Network } from '../../src/protocol/wallet.ts';
+import type { Db } from '../db/connection.ts';
+
+/**
+ * Deposit addresses and withdrawal address checks per network, with well-kept libraries
+ * (@scure/base for base58check and bech32/bech32m, @noble/hashes for keccak-256; both by
+ * paulmillr, audited, no dependencies). A user's address on a network is
+ * HMAC-SHA256(server secret, "uid:network") cut to 20 bytes and written in the network's format,
+ * so it is the same on every visit and after a restart, and unguessable without the secret.
+ * (A real exchange derives keys it can sign with; the simulated chain only needs stable, valid-looking addresses.)
+ */
+
+const base58check = createBase58check(sha256);
+const SECRET_NAME = 'deposit_address_key';
+
+/** The derivation key, generated once per database and kept in server_secrets. */
+export async function addressSecret(db: Db): Promise<string> {
+  const found = await db.selectFrom('server_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirst();
+  if (found) return found.value;
+  await db
+    .insertInto('server_secrets')
+    .values({ name: SECRET_NAME, value: randomBytes(32).toString('hex') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/** EIP-55: each hex letter upper-case when the matching nibble of keccak256(lower-case hex) is ≥ 8. */
+export function toChecksumAddress(hex40: string): string {
+  const lower = hex40.toLowerCase();
+  const hash = keccak_256(new TextEncoder().encode(lower));
+  let out = '0x';
+  for (let i = 0; i < 40; i += 1) {
+    const c = lower[i] ?? '';
+    const nibble = ((hash[i >> 1] ?? 0) >> (i % 2 === 0 ? 4 : 0)) & 0xf;
+    out += nibble >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
+}
+
+/** Formats 20 bytes as an address of the network's format. */
+export function formatAddress(format: AddressFormat, bytes20: Uint8Array): string {
+  switch (format) {
+    case 'tron':
+      return base58check.encode(Uint8Array.of(0x41, ...bytes20));
+    case 'evm':
+      return toChecksumAddress(Buffer.from(bytes20).toString('hex'));
+    case 'bitcoin':
+      return bech32.encode('bc', [0, ...bech32.toWords(bytes20)]);
+  }
+}
+
+/** The user's deposit address on `network` (format from the network's rule). */
+export function depositAddressFor(secret: string, userId: number, network: Network, format: AddressFormat): string {
+  const mac = createHmac('sha256', Buffer.from(secret, 'hex')).update(`${userId}:${network}`).digest();
+  return formatAddress(format, new Uint8Array(mac.subarray(0, 20)));
+}
+
+function isTron(a: string): boolean {
+  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(a)) return false;
+  try {
+    const bytes = base58check.decode(a);
+    return bytes.length === 21 && bytes[0] === 0x41;
+  } catch {
+    return false;
+  }
+}
+
+function isEvm(a: string): boolean {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(a)) return false;
+  const body = a.slice(2);
+  // All one case: no checksum to check. Mixed case: it must be the EIP-55 checksum.
+  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
+  return toChecksumAddress(body) === a;
+}
+
+function isBitcoin(a: string): boolean {
+  const lower = a.toLowerCase();
+  if (lower.startsWith('bc1')) {
+    if (a !== lower && a !== a.toUpperCase()) return false;
+    for (const codec of [bech32, bech32m]) {
+      try {
+        const { prefix, words } = codec.decode(lower as `${string}1${string}`);
+        const [version = -1, ...rest] = words;
+        if (prefix !== 'bc' || version < 0 || version > 16) continue;
+        // BIP-350: version 0 uses bech32, versions 1..16 use bech32m.
+        if ((version === 0) !== (codec === bech32)) continue;
+        const program = codec.fromWords(rest);
+        if (version === 0 ? program.length === 20 || program.length === 32 : program.length >= 2 && program.length <= 40) return true;
+      } catch {
+        // try the other codec
+      }
+    }
+    return false;
+  }
+  // Legacy P2PKH ('1…', version 0) and P2SH ('3…', version 5).
+  if (!/^[13][1-9A-HJ-NP-Za-km-z]{25,34}$/.test(a)) return false;
+  try {
+    const bytes = base58check.decode(a);
+    return bytes.length === 21 && (bytes[0] === 0x00 || bytes[0] === 0x05);
+  } catch {
+    return false;
+  }
+}
+
+/** True when `address` is a well-formed address of the format (checksums verified). */
+export function isValidAddress(format: AddressFormat, address: string): boolean {
+  switch (format) {
+    case 'tron':
+      return isTron(address);
+    case 'evm':
+      return isEvm(address);
+    case 'bitcoin':
+      return isBitcoin(address);
+  }
+}

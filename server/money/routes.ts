@@ -1,0 +1,165 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { z } from 'zod';
+import { convertBody, convertHistoryQuery, CONVERT_MSG, quoteBody } from '../../src/protocol/convert.ts';
+import { Code, ok } from '../../src/protocol/envelope.ts';
+import type { Envelope, Page } from '../../src/protocol/envelope.ts';
+import {
+  CHAIN_RULES, depositAddressQuery, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawRequestBody, withdrawInfoQuery,
+} from '../../src/protocol/wallet.ts';
+import type { ChainRule, Withdrawal, WithdrawLock } from '../../src/protocol/wallet.ts';
+import type { Db } from '../db/connection.ts';
+import { consumeCode } from '../db/repos/mailCodes.ts';
+import { claimTotpStep, findUserByEmail } from '../db/repos/users.ts';
+import { pageOf } from '../db/paged.ts';
+import type { UserRow } from '../db/schema.ts';
+import type { FeatureDeps } from '../features.ts';
+import { requireUser } from '../http/auth.ts';
+import { parseInput, reject } from '../http/errors.ts';
+import { matchTotpStep } from '../services/totp.ts';
+import { convertHistory, convertPairs, convertQuote, createQuote } from './convert.ts';
+import { depositAddress, depositsPage, ruleOrMessage, sendDeposit } from './deposits.ts';
+import { historyPage } from './history.ts';
+import { fastForwardMoney } from './fastForward.ts';
+import { checkRequest, holdWithdrawal, lockMessage, transition, withdrawalDto, withdrawInfo, withdrawLockOf } from './withdrawals.ts';
+
+function ruleOf(coin: string, network: string): ChainRule {
+  const r = ruleOrMessage(coin, network);
+  return typeof r === 'string' ? reject(Code.badRequest, r) : r;
+}
+
+/** The security step of a withdrawal: the authenticator code when bound (replay-guarded), else a 'security' mail code. */
+async function verifySecurityCode(db: Db, mailCodeSecret: string, user: UserRow, code: string, now: number): Promise<boolean> {
+  if (user.google_secret) {
+    const step = matchTotpStep(user.google_secret, code, now);
+    return step !== undefined && (await claimTotpStep(db, user.id, step));
+  }
+  return consumeCode(db, mailCodeSecret, user.email, 'security', code, now);
+}
+
+function withdrawalsPage(db: Db, userId: number | undefined, q: z.output<typeof historyQuery>): Promise<Page<Withdrawal>> {
+  let base = db.selectFrom('withdrawals');
+  if (userId !== undefined) base = base.where('user_id', '=', userId);
+  if (q.coin) base = base.where('coin', '=', q.coin);
+  if (q.status) base = base.where('status', '=', q.status as Withdrawal['status']);
+  if (q.from !== undefined) base = base.where('created_at', '>=', q.from);
+  if (q.to !== undefined) base = base.where('created_at', '<=', q.to);
+  return pageOf(base, q, ['created_at', 'id'], (qb) => qb.selectAll(), withdrawalDto);
+}
+
+/**
+ * The money feature (issue 12, docs/WALLET.md): /api/money/* (networks, deposit address,
+ * deposits, withdrawal info / request / cancel / list, wallet history), /api/convert/* (pairs,
+ * quote, convert, history) and, with config.exposeOutbox, the operator's /api/dev/money/*
+ * (simulated deposit, withdrawal list and review) used by `npm run wallet`. Its chain job
+ * (server/money/jobs.ts) is registered beside it in server/features.ts.
+ */
+export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
+  return async (app) => {
+    const { db, clock } = deps;
+
+    await app.register(
+      async (r) => {
+        r.get('/networks', async () => ok(CHAIN_RULES));
+        r.get('/deposit/address', async (req) => {
+          const { user } = await requireUser(req);
+          const q = parseInput(depositAddressQuery, req.query);
+          return ok(await depositAddress(db, user.id, ruleOf(q.coin, q.network)));
+        });
+        r.get('/deposits', async (req) => {
+          const { user } = await requireUser(req);
+          return ok(await depositsPage(db, user.id, parseInput(historyQuery, req.query)));
+        });
+        r.get('/withdraw/info', async (req) => {
+          const { user } = await requireUser(req);
+          const q = parseInput(withdrawInfoQuery, req.query);
+          return ok(await withdrawInfo(db, user, ruleOf(q.coin, q.network), clock.now()));
+        });
+        r.post('/withdraw', async (req): Promise<Envelope<Withdrawal | WithdrawLock>> => {
+          const { user } = await requireUser(req);
+          const b = parseInput(withdrawRequestBody.partial({ address: true, code: true }), req.body);
+          const rule = ruleOf(b.coin, b.network);
+          const now = clock.now();
+          const lock = await withdrawLockOf(db, user, now);
+          if (lock) return { code: Code.forbidden, msg: lockMessage(lock), data: lock };
+          const checked = checkRequest(rule, b.address ?? '', b.amount);
+          if (!checked.ok) return reject(checked.code, checked.msg);
+          if (!b.code) return reject(Code.badRequest, WALLET_MSG.codeRequired);
+          // Wrong codes count like failed logins (5 per 15 min per account), so a 6-digit code cannot be guessed.
+          const failures = app.deps.limits.loginFailuresPerAccount;
+          const key = `withdraw:${user.id}`;
+          if (!failures.allows(key, now)) return reject(Code.tooManyRequests, WALLET_MSG.tooManyAttempts);
+          if (!(await verifySecurityCode(db, app.deps.config.mailCodeSecret, user, b.code, now))) {
+            failures.record(key, now);
+            return reject(Code.badRequest, WALLET_MSG.codeInvalid);
+          }
+          failures.reset(key);
+          const res = await holdWithdrawal(deps, { userId: user.id, rule, address: (b.address ?? '').trim(), amount: checked.amount, fee: checked.fee });
+          return res.ok ? ok(res.withdrawal, WALLET_MSG.withdrawalSubmitted) : reject(res.code, res.msg);
+        });
+        r.post('/withdraw/cancel', async (req) => {
+          const { user } = await requireUser(req);
+          const b = parseInput(withdrawalIdBody, req.body);
+          const res = await transition(deps, b.id, 'cancel', { userId: user.id });
+          return res.ok ? ok(res.withdrawal, WALLET_MSG.withdrawalCancelled) : reject(res.code, res.msg);
+        });
+        r.get('/withdrawals', async (req) => {
+          const { user } = await requireUser(req);
+          return ok(await withdrawalsPage(db, user.id, parseInput(historyQuery, req.query)));
+        });
+        r.get('/history', async (req) => {
+          const { user } = await requireUser(req);
+          return ok(await historyPage(db, user.id, parseInput(historyQuery, req.query)));
+        });
+      },
+      { prefix: '/api/money' },
+    );
+
+    await app.register(
+      async (r) => {
+        r.get('/pairs', async () => ok(convertPairs(deps.source)));
+        r.post('/quote', async (req) => {
+          const { user } = await requireUser(req);
+          const res = await createQuote(deps, user.id, parseInput(quoteBody, req.body));
+          return res.ok ? ok(res.quote) : reject(res.code, res.msg);
+        });
+        r.post('/', async (req) => {
+          const { user } = await requireUser(req);
+          const res = await convertQuote(deps, user.id, parseInput(convertBody, req.body).quoteId);
+          return res.ok ? ok(res.conversion, CONVERT_MSG.converted) : reject(res.code, res.msg);
+        });
+        r.get('/history', async (req) => {
+          const { user } = await requireUser(req);
+          return ok(await convertHistory(db, user.id, parseInput(convertHistoryQuery, req.query)));
+        });
+      },
+      { prefix: '/api/convert' },
+    );
+
+    if (!app.deps.config.exposeOutbox) return;
+    await app.register(
+      async (r) => {
+        r.post('/deposit', async (req) => {
+          const b = parseInput(devDepositBody, req.body);
+          const rule = ruleOf(b.coin, b.network);
+          const user = await findUserByEmail(db, b.email);
+          if (!user || user.role !== 'user') return reject(Code.notFound, WALLET_MSG.userNotFound);
+          const res = await sendDeposit(deps, user.id, rule, b.amount);
+          return typeof res === 'string' ? reject(Code.badRequest, res) : ok(res, res.status === 'belowMinimum' ? WALLET_MSG.depositBelowMinimum : 'success');
+        });
+        r.get('/withdrawals', async (req) => ok(await withdrawalsPage(db, undefined, parseInput(historyQuery, req.query))));
+        r.post('/fast-forward', async (req) => {
+          const b = parseInput(devFastForwardBody, req.body);
+          const user = await findUserByEmail(db, b.email);
+          if (!user || user.role !== 'user') return reject(Code.notFound, WALLET_MSG.userNotFound);
+          return ok(await fastForwardMoney(db, user, Math.round(b.hours * 3_600_000), clock.now()));
+        });
+        r.post('/review', async (req) => {
+          const b = parseInput(devReviewBody, req.body);
+          const res = await transition(deps, b.id, b.decision, b.reason !== undefined ? { reason: b.reason } : {});
+          return res.ok ? ok(res.withdrawal) : reject(res.code, res.msg);
+        });
+      },
+      { prefix: '/api/dev/money' },
+    );
+  };
+}

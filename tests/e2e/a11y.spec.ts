@@ -1,0 +1,119 @@
+import { createRequire } from 'node:module';
+import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
+
+/**
+ * Issue 14, accessibility: an axe-core scan of every route, as a guest and signed in, in both
+ * themes at 1440x900 and 390x844. Any serious or critical violation, or a screen without exactly
+ * one h1, fails the test, listed with its route, rule and the nodes it hit. axe is injected from node_modules into a context that
+ * bypasses the app's CSP (tests only).
+ */
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const GUEST_ROUTES = ['/login', '/register', '/reset-password', '/', '/market', '/help-center', '/mFutures/BTCUSDT', '/stdFuture/BTCUSDT', '/no-such-page'];
+const USER_ROUTES = [
+  '/', '/market', '/convert', '/copy', '/help-center', '/help-list', '/help-detail/15', '/mFutures/BTCUSDT', '/stdFuture/ETHUSDT',
+  '/my/dashboard', '/my/assets/overview', '/my/assets/futures-account', '/my/assets/spot-account', '/my/assets/fund-account',
+  '/my/order/futures', '/my/order/wallet-history', '/my/order/convert', '/my/rebate', '/my/compensation/orders', '/my/coupon',
+  '/my/settings/preference', '/my/settings/security', '/my/settings/password', '/my/settings/login-history', '/my/settings/kyc',
+  '/my/wallet/deposit', '/my/wallet/withdrawal',
+];
+
+interface Hit {
+  route: string;
+  rule: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+async function scan(page: Page, route: string): Promise<Hit[]> {
+  await page.goto(route);
+  await page.locator('main').first().waitFor();
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')} :: ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`) }));
+  });
+  const h1 = await page.locator('h1').count();
+  const headings = h1 === 1 ? [] : [{ route, rule: 'one-h1', impact: 'serious', help: `one h1 per screen, found ${h1}`, nodes: [] }];
+  return [
+    ...headings,
+    ...violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ route, rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 6) })),
+  ];
+}
+
+const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+for (const size of SIZES) {
+  for (const theme of ['dark', 'light'] as const) {
+    test(`no serious or critical axe violation on any route, ${size.name}, ${theme}`, async ({ browser, request }) => {
+      test.setTimeout(240_000);
+      const hits: Hit[] = [];
+      const guest = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
+      const gp = await guest.newPage();
+      await presetStorage(gp, { theme });
+      for (const r of GUEST_ROUTES) hits.push(...(await scan(gp, r)));
+      await guest.close();
+
+      const token = await apiSignUp(request, uniqueEmail('a11y'), 'Passw0rd!');
+      const user = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
+      const up = await user.newPage();
+      await presetStorage(up, { token, theme });
+      for (const r of USER_ROUTES) hits.push(...(await scan(up, r)));
+      await user.close();
+
+      const report = hits.map((h) => `${h.route} [${h.impact}] ${h.rule}: ${h.help}\n    ${h.nodes.join('\n    ')}`).join('\n');
+      expect(hits, report).toEqual([]);
+    });
+  }
+}
+
+/** Tabs `presses` times and reports whether focus ever left the open dialog. */
+async function tabStaysInside(page: Page, presses: number): Promise<boolean> {
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+    const inside = await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null);
+    if (!inside) return false;
+  }
+  return true;
+}
+
+test('a dialog and the menu drawer keep focus inside and give it back on close', async ({ browser, request }) => {
+  const token = await apiSignUp(request, uniqueEmail('focus'), 'Passw0rd!');
+  const desk = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await desk.newPage();
+  await presetStorage(page, { token });
+  await page.goto('/my/assets/overview');
+  const opener = page.locator('.acct-head__actions').getByRole('button', { name: 'Transfer' });
+  await opener.click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null)).toBe(true);
+  expect(await tabStaysInside(page, 12)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  await desk.close();
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const p = await phone.newPage();
+  await presetStorage(p, { token });
+  await p.goto('/market');
+  const menu = p.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  await expect(p.getByTestId('mobile-drawer')).toBeVisible();
+  expect(await tabStaysInside(p, 30)).toBe(true);
+  await p.keyboard.press('Escape');
+  await expect(p.getByTestId('mobile-drawer')).toHaveCount(0);
+  await expect(menu).toBeFocused();
+  await phone.close();
+});

@@ -1,0 +1,215 @@
+import { TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerSum } from '../../server/db/repos/ledger.ts';
+import { HOLD_ACCOUNT_ID } from '../../server/money/accounts.ts';
+import type { Page } from '../../src/protocol/envelope.ts';
+import type { GoogleCodeResult } from '../../src/protocol/user.ts';
+import { MONEY_PATHS, WALLET_MSG } from '../../src/protocol/wallet.ts';
+import type { HistoryRow, Withdrawal, WithdrawInfo, WithdrawLock } from '../../src/protocol/wallet.ts';
+import { call, createRateLimits, login, sendCode } from './harness.ts';
+import { startMoney } from './moneyHarness.ts';
+import type { MoneyHarness } from './moneyHarness.ts';
+
+const api = (p: string): string => p.replace(/^\/api/, '');
+const HOUR = 3_600_000;
+const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+
+let m: MoneyHarness;
+beforeAll(async () => {
+  m = await startMoney();
+});
+afterAll(async () => m.close());
+
+/** A fresh mail code of type 'security' (moves the clock past the resend window). */
+async function code(email: string): Promise<string> {
+  m.h.clock.advance(61_000);
+  return sendCode(m.h, email, 'security');
+}
+
+function withdraw(token: string, body: Record<string, unknown>) {
+  return call<Withdrawal | WithdrawLock>(m.h, api(MONEY_PATHS.withdraw), { token, body: { coin: 'USDT', network: 'TRC20', address: TRON, amount: '100', ...body } });
+}
+
+describe('withdrawal form rules', () => {
+  it('info: available, minimum, fee, max and the security kind', async () => {
+    const u = await m.user('w-info@example.com');
+    const r = await call<WithdrawInfo>(m.h, `${api(MONEY_PATHS.withdrawInfo)}?coin=USDT&network=TRC20`, { token: u.token });
+    expect(r.data).toEqual({ coin: 'USDT', network: 'TRC20', available: '10000.000000', minWithdrawal: '10', fee: '1', max: '9999.000000', security: 'email', lock: null });
+  });
+
+  it('address required and checked per network, minimum, balance, code: each with its message', async () => {
+    const email = 'w-rules@example.com';
+    const u = await m.user(email);
+    const c = '000000';
+    expect((await withdraw(u.token, { address: '', code: c })).msg).toBe(WALLET_MSG.addressRequired);
+    expect((await withdraw(u.token, { address: undefined, code: c })).msg).toBe(WALLET_MSG.addressRequired);
+    expect((await withdraw(u.token, { address: EVM, code: c })).msg).toBe(WALLET_MSG.addressInvalid);
+    expect((await withdraw(u.token, { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', code: c })).msg).toBe(WALLET_MSG.addressInvalid);
+    expect((await withdraw(u.token, { network: 'ERC20', address: EVM.replace('a', 'A'), amount: '50', code: c })).msg).toBe(WALLET_MSG.addressInvalid);
+    expect((await withdraw(u.token, { coin: 'BTC', network: 'Bitcoin', address: `${BTC.slice(0, -1)}5`, amount: '0.01', code: c })).msg).toBe(WALLET_MSG.addressInvalid);
+    expect((await withdraw(u.token, { coin: 'BTC', network: 'Bitcoin', address: TRON, amount: '0.01', code: c })).msg).toBe(WALLET_MSG.addressInvalid);
+    expect((await withdraw(u.token, { amount: '9.999999', code: c })).msg).toBe(`${WALLET_MSG.minWithdrawal}10 USDT`);
+    expect((await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '19', code: c })).msg).toBe(`${WALLET_MSG.minWithdrawal}20 USDT`);
+    expect((await withdraw(u.token, { amount: '' })).msg).toBe(WALLET_MSG.amountRequired);
+    expect((await withdraw(u.token, { coin: 'DOGE' })).msg).toBe(WALLET_MSG.unknownCoin);
+    expect((await withdraw(u.token, { network: 'Bitcoin' })).msg).toBe(WALLET_MSG.unknownNetwork);
+    expect((await withdraw(u.token, { code: undefined })).msg).toBe(WALLET_MSG.codeRequired);
+    expect((await withdraw(u.token, { code: '123456' })).msg).toBe(WALLET_MSG.codeInvalid);
+    // 10 000 + 1 fee > 10 000 available.
+    expect((await withdraw(u.token, { amount: '10000', code: await code(email) })).msg).toBe(WALLET_MSG.insufficientBalance);
+    expect((await withdraw(u.token, { amount: '9999', code: await code(email) })).code).toBe(200);
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe('0.000000');
+  });
+});
+
+describe('holds and statuses', () => {
+  it('accepting holds amount + fee; cancel while pending releases it; then cancel is refused', async () => {
+    const email = 'w-cancel@example.com';
+    const u = await m.user(email);
+    const r = await withdraw(u.token, { code: await code(email) });
+    expect([r.code, r.msg]).toEqual([200, WALLET_MSG.withdrawalSubmitted]);
+    const w = r.data as Withdrawal;
+    expect(w).toMatchObject({ status: 'pending', amount: '100.000000', fee: '1.000000', total: '101.000000', address: TRON });
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe('9899.000000');
+    expect(u.frames.map((f) => f.type)).toEqual(['withdrawal', 'balance']);
+    const c = await call<Withdrawal>(m.h, api(MONEY_PATHS.withdrawCancel), { token: u.token, body: { id: w.id } });
+    expect([c.code, c.data.status]).toEqual([200, 'cancelled']);
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe('10000.000000');
+    const again = await call(m.h, api(MONEY_PATHS.withdrawCancel), { token: u.token, body: { id: w.id } });
+    expect([again.code, again.msg]).toEqual([409, WALLET_MSG.notCancellable]);
+    const other = await m.user('w-other@example.com');
+    expect((await call(m.h, api(MONEY_PATHS.withdrawCancel), { token: other.token, body: { id: w.id } })).msg).toBe(WALLET_MSG.withdrawalNotFound);
+  });
+
+  it('approve → processing → completed one block later with a txid; reject releases the hold', async () => {
+    const email = 'w-review@example.com';
+    const u = await m.user(email);
+    const a = (await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '50', code: await code(email) })).data as Withdrawal;
+    const b = (await withdraw(u.token, { amount: '30', code: await code(email) })).data as Withdrawal;
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe(`${10000 - 55 - 31}.000000`);
+    const approve = await call<Withdrawal>(m.h, api(MONEY_PATHS.devReview), { body: { id: a.id, decision: 'approve' } });
+    expect(approve.data.status).toBe('processing');
+    expect((await call(m.h, api(MONEY_PATHS.withdrawCancel), { token: u.token, body: { id: a.id } })).msg).toBe(WALLET_MSG.notCancellable);
+    m.h.clock.advance(4_999);
+    await m.jobs();
+    expect(u.frames.filter((f) => f.type === 'withdrawal').at(-1)?.data).toMatchObject({ id: a.id, status: 'processing' });
+    m.h.clock.advance(1);
+    await m.jobs();
+    const done = u.frames.filter((f) => f.type === 'withdrawal').at(-1)?.data as Withdrawal;
+    expect(done).toMatchObject({ id: a.id, status: 'completed' });
+    expect(done.txid).toMatch(/^0x[0-9a-f]{64}$/);
+    const reject = await call<Withdrawal>(m.h, api(MONEY_PATHS.devReview), { body: { id: b.id, decision: 'reject', reason: 'address on a sanctions list' } });
+    expect(reject.data).toMatchObject({ status: 'rejected', reason: 'address on a sanctions list' });
+    expect((await call(m.h, api(MONEY_PATHS.devReview), { body: { id: b.id, decision: 'approve' } })).msg).toBe(WALLET_MSG.notReviewable);
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe('9945.000000');
+    // Nothing left on hold for this user's withdrawals; the hold account's ledger matches its balance.
+    const holdRows = await m.h.db.selectFrom('balances').select('amount').where('user_id', '=', HOLD_ACCOUNT_ID).where('asset', '=', 'USDT').executeTakeFirst();
+    expect(BigInt(holdRows?.amount ?? '0')).toBe(await ledgerSum(m.h.db, HOLD_ACCOUNT_ID, 'fund', 'USDT'));
+    const hist = await call<Page<HistoryRow>>(m.h, `${api(MONEY_PATHS.history)}?type=withdrawal`, { token: u.token });
+    expect(hist.data.list.map((r) => [r.id, r.status])).toEqual([[b.id, 'rejected'], [a.id, 'completed']]);
+    const listed = await call<Page<Withdrawal>>(m.h, `${api(MONEY_PATHS.devWithdrawals)}?status=completed`);
+    expect(listed.data.list.some((w) => w.id === a.id)).toBe(true);
+  });
+});
+
+describe('security step and password locks', () => {
+  it('with Google authenticator bound, the TOTP is required (mail codes no longer work) and cannot be replayed', async () => {
+    const email = 'w-totp@example.com';
+    const u = await m.user(email);
+    const g = await call<GoogleCodeResult>(m.h, '/user/get-google-code', { token: u.token });
+    const totp = new TOTP({ issuer: 'RiskFree', secret: g.data.secret, algorithm: 'SHA1', digits: 6, period: 30 });
+    const now = (): string => totp.generate({ timestamp: m.h.clock.now() });
+    expect((await call(m.h, '/user/bind-google-authen', { token: u.token, body: { code: now() } })).code).toBe(200);
+    m.h.clock.advance(30_000);
+    const info = await call<WithdrawInfo>(m.h, `${api(MONEY_PATHS.withdrawInfo)}?coin=USDT&network=TRC20`, { token: u.token });
+    expect(info.data.security).toBe('google');
+    expect((await withdraw(u.token, { code: await code(email) })).msg).toBe(WALLET_MSG.codeInvalid);
+    const c = now();
+    expect((await withdraw(u.token, { code: c })).code).toBe(200);
+    expect((await withdraw(u.token, { code: c })).msg).toBe(WALLET_MSG.codeInvalid);
+  });
+
+  it('24 h after a password change: refused with the time left until exactly 24 h have passed', async () => {
+    const email = 'w-change@example.com';
+    const u = await m.user(email);
+    const changedAt = m.h.clock.now();
+    expect((await call(m.h, '/user/modify-password', { token: u.token, body: { oldPassword: 'secret12', password: 'secret34', confirmPassword: 'secret34' } })).code).toBe(200);
+    const c = await code(email);
+    const r = await withdraw(u.token, { code: c });
+    expect([r.code, r.msg]).toEqual([403, WALLET_MSG.lockedAfterChange]);
+    expect(r.data).toEqual({ reason: 'change', until: changedAt + 24 * HOUR, leftMs: changedAt + 24 * HOUR - m.h.clock.now() });
+    const info = await call<WithdrawInfo>(m.h, `${api(MONEY_PATHS.withdrawInfo)}?coin=USDT&network=TRC20`, { token: u.token });
+    expect(info.data.lock?.reason).toBe('change');
+    m.h.clock.t = changedAt + 24 * HOUR - 1;
+    const last = await withdraw(u.token, { code: c });
+    expect([last.code, (last.data as WithdrawLock).leftMs]).toEqual([403, 1]);
+    m.h.clock.t = changedAt + 24 * HOUR;
+    // The lock is over (the earlier code has expired by now: a fresh one).
+    const ok = await withdraw(u.token, { code: await code(email) });
+    expect(ok.code).toBe(200);
+  });
+
+  it('48 h after a password reset, with the reset screen message', async () => {
+    const email = 'w-reset@example.com';
+    await m.user(email);
+    m.h.clock.advance(61_000);
+    const resetCode = await sendCode(m.h, email, 'reset');
+    const resetAt = m.h.clock.now();
+    expect((await call(m.h, '/user/resetPassword', { body: { email, code: resetCode, password: 'secret99', confirmPassword: 'secret99' } })).code).toBe(200);
+    const token = await login(m.h, email, 'secret99');
+    m.h.clock.t = resetAt + 24 * HOUR;
+    const r = await withdraw(token, { code: await code(email) });
+    expect([r.code, r.msg]).toEqual([403, WALLET_MSG.lockedAfterReset]);
+    expect(r.data).toMatchObject({ reason: 'reset', until: resetAt + 48 * HOUR });
+    m.h.clock.t = resetAt + 48 * HOUR;
+    expect((await withdraw(token, { code: await code(email) })).code).toBe(200);
+  });
+});
+
+describe('code guessing', () => {
+  it('5 wrong security codes in 15 minutes block the next attempt, even with the right code', async () => {
+    const limited = await startMoney({ limits: createRateLimits() });
+    try {
+      const email = 'w-guess@example.com';
+      const u = await limited.user(email);
+      limited.h.clock.advance(61_000);
+      const good = await sendCode(limited.h, email, 'security');
+      const body = { coin: 'USDT', network: 'TRC20', address: TRON, amount: '10' };
+      for (let i = 0; i < 5; i += 1) {
+        const bad = await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: '000000' === good ? '111111' : '000000' } });
+        expect(bad.msg).toBe(WALLET_MSG.codeInvalid);
+      }
+      const blocked = await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: good } });
+      expect([blocked.code, blocked.msg]).toEqual([429, WALLET_MSG.tooManyAttempts]);
+      limited.h.clock.advance(15 * 60_000);
+      const fresh = await sendCode(limited.h, email, 'security');
+      expect((await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: fresh } })).code).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('development fast-forward', () => {
+  it('ends a reset lock sooner (keeping its reading) and lets confirming deposits confirm, without moving the server clock', async () => {
+    const email = 'w-ff@example.com';
+    await m.user(email);
+    m.h.clock.advance(61_000);
+    const resetCode = await sendCode(m.h, email, 'reset');
+    expect((await call(m.h, '/user/resetPassword', { body: { email, code: resetCode, password: 'secret77', confirmPassword: 'secret77' } })).code).toBe(200);
+    const token = await login(m.h, email, 'secret77');
+    await call(m.h, api(MONEY_PATHS.devDeposit), { body: { email, coin: 'BTC', network: 'Bitcoin', amount: '0.01' } });
+    const ff = await call<{ withdrawLockUntil: number; deposits: number }>(m.h, api(MONEY_PATHS.devFastForward), { body: { email, hours: 47 } });
+    expect(ff.data.deposits).toBe(1);
+    const locked = await withdraw(token, { code: await code(email) });
+    expect([locked.code, locked.msg, (locked.data as WithdrawLock).reason]).toEqual([403, WALLET_MSG.lockedAfterReset, 'reset']);
+    expect((locked.data as WithdrawLock).leftMs).toBeLessThanOrEqual(HOUR);
+    await m.jobs();
+    expect(await m.balance(token, 'fund', 'BTC')).toBe('0.01000000');
+    await call(m.h, api(MONEY_PATHS.devFastForward), { body: { email, hours: 1 } });
+    expect((await withdraw(token, { code: await code(email) })).code).toBe(200);
+    expect((await call(m.h, api(MONEY_PATHS.devFastForward), { body: { email: 'nobody@example.com', hours: 1 } })).msg).toBe(WALLET_MSG.userNotFound);
+  });
+});
