@@ -340,7 +340,7 @@ export interface Position {
   markPrice: number;
   liquidationPrice: number;
   margin: string;
-  /** (margin + unrealizedPnl) / (qty × markPrice); liquidated when it falls to mMarginRatio. */
+  /** (margin + unrealizedPnl) / (qty × markPrice); liquidated when the equity falls to the maintenance margin of its bracket (ContractRules.brackets). */
   marginRatio: number;
   unrealizedPnl: string;
   returnPct: number;
