@@ -14,7 +14,7 @@ import { TradingEngine } from '../../server/trading/engine.ts';
 import { notional, scaled } from '../../server/trading/formulas.ts';
 import { takeFromBook } from '../../server/trading/matching.ts';
 import { ESCROW_ACCOUNT_ID, frozenOf } from '../../server/wallet/wallet.ts';
-import { fromUnits, netUnits, previewNetting, toUnits } from '../../src/protocol/netting.ts';
+import { describeNetting, fromUnits, netUnits, previewNetting, toUnits } from '../../src/protocol/netting.ts';
 import { editOrderBody, placeOrderBody } from '../../src/protocol/trading.ts';
 
 /**
@@ -56,6 +56,20 @@ describe('netUnits (pure)', () => {
         expect(p).toMatchObject({ kind: n.kind, from: fromUnits(n.from, 3), to: fromUnits(n.to, 3) });
       }),
     );
+  });
+
+  it('previews the examples of issue 14 in the words the form shows', () => {
+    const long = { side: 'long' as const, qty: '0.5' };
+    expect(previewNetting(long, { side: 'sell', qty: '0.3' }, 3)).toEqual({ kind: 'reduce', side: 'long', from: '0.5', to: '0.2' });
+    expect(describeNetting(previewNetting(long, { side: 'sell', qty: '0.3' }, 3))).toBe('Reduces long 0.5 → 0.2');
+    expect(describeNetting(previewNetting(long, { side: 'sell', qty: 0.8 }, 3))).toBe('Flips to short 0.3');
+    expect(describeNetting(previewNetting(long, { side: 'sell', qty: '0.5' }, 3))).toBe('Closes long 0.5');
+    expect(describeNetting(previewNetting(long, { side: 'buy', qty: '0.1' }, 3))).toBe('Increases long 0.5 → 0.6');
+    expect(describeNetting(previewNetting(null, { side: 'sell', qty: '0.1' }, 3))).toBe('Opens short 0.1');
+    expect(previewNetting(long, { side: 'sell', qty: '0.8', reduceOnly: true }, 3)).toEqual({ kind: 'close', side: 'long', from: '0.5', to: '0' });
+    expect(previewNetting(long, { side: 'buy', qty: '0.1', reduceOnly: true }, 3)).toEqual({ kind: 'refused', reason: 'reduceOnly' });
+    expect(previewNetting(long, { side: 'sell', qty: '0.0005' }, 3)).toEqual({ kind: 'none' });
+    expect(previewNetting(long, { side: 'sell', qty: '' }, 3)).toEqual({ kind: 'none' });
   });
 
   it('decimal strings and numbers read back exactly; off-grid is rejected', () => {
