@@ -3,7 +3,9 @@
  * DATA_DIR, the trading engine on a ControlledMarketSource) and autocannon POSTing market orders
  * (each with a new clientOrderId) with one user's token. Reports placements per second and latency
  * percentiles. Every placement is one serialised database transaction (order, fill, position, four
- * ledger rows), so this measures the engine's write path, not just routing.
+ * ledger rows), so this measures the engine's write path, not just routing. Leverage 20: the
+ * position grows by 60 USDT of notional per order, and a leverage above the maintenance bracket of
+ * the grown notional is refused (100× is allowed only up to 500 000 USDT).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +68,7 @@ export async function run(): Promise<Record<string, number | string>> {
         {
           setupRequest: (req) => {
             n += 1;
-            return { ...req, body: JSON.stringify({ clientOrderId: `b${n}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 100 }) };
+            return { ...req, body: JSON.stringify({ clientOrderId: `b${n}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 }) };
           },
         },
       ],

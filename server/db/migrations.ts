@@ -357,6 +357,34 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // Issue 14 (0006 is the wallet-money migration of the srv branch): order options (reduce-only, post-only, time in force, stop triggers), partial executions, maker/taker fills.
+    '0007_order_options': {
+      async up(db: Kysely<unknown>) {
+        const cols: [string, 'integer' | 'text' | 'real' | 'bigint', string | number | null][] = [
+          ['reduce_only', 'integer', 0],
+          ['post_only', 'integer', 0],
+          ['time_in_force', 'text', 'GTC'],
+          ['trigger_price', 'real', null],
+          ['trigger_by', 'text', 'last'],
+          ['triggered_at', 'bigint', null],
+          ['cancel_reason', 'text', null],
+          ['exec_notional', 'text', '0'],
+        ];
+        for (const [name, type, def] of cols) {
+          await db.schema
+            .alterTable('trade_orders')
+            .addColumn(name, type, (c) => (def === null ? c : c.notNull().defaultTo(def)))
+            .execute();
+        }
+        await db.schema.alterTable('trade_fills').addColumn('liquidity', 'text', (c) => c.notNull().defaultTo('taker')).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('trade_fills').dropColumn('liquidity').execute();
+        for (const c of ['exec_notional', 'cancel_reason', 'triggered_at', 'trigger_by', 'trigger_price', 'time_in_force', 'post_only', 'reduce_only']) {
+          await db.schema.alterTable('trade_orders').dropColumn(c).execute();
+        }
+      },
+    },
   };
 }
 

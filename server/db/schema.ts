@@ -115,7 +115,7 @@ export interface TradeOrdersTable {
   client_order_id: string;
   symbol: string;
   contract: 'perp' | 'std';
-  kind: 'limitOpen' | 'limitTakeProfit' | 'limitStopLoss' | 'marketOpen' | 'marketClose';
+  kind: 'limitOpen' | 'limitTakeProfit' | 'limitStopLoss' | 'marketOpen' | 'marketClose' | 'limitClose' | 'stopMarket' | 'stopLimit';
   side: 'buy' | 'sell';
   price: number;
   qty: number;
@@ -132,6 +132,18 @@ export interface TradeOrdersTable {
   sl: number | null;
   created_at: number;
   updated_at: number;
+  /** 0/1 (migration 0007). */
+  reduce_only: number;
+  post_only: number;
+  time_in_force: 'GTC' | 'IOC' | 'FOK';
+  /** Stop kinds: the trigger; null otherwise. */
+  trigger_price: number | null;
+  trigger_by: 'last' | 'mark';
+  /** When a stop's trigger was reached; null before (and for other kinds). */
+  triggered_at: number | null;
+  cancel_reason: string | null;
+  /** Sum of the notionals executed so far, minor units (the exact average price is exec_notional / executed qty). */
+  exec_notional: string;
 }
 
 /** A one-way isolated position. `qty` is an integer count of 10^-qtyPrecision units; `cost` is the entry notional in minor units. */
@@ -166,6 +178,7 @@ export interface TradeFillsTable {
   fee: string;
   realized_pnl: string;
   created_at: number;
+  liquidity: 'maker' | 'taker';
 }
 
 /** The pair a ledger posting (by ref) belongs to, so the transaction history filters by pair. */

@@ -102,6 +102,7 @@ function toSeed(r: Row): InstrumentSeed {
       maxOrderQuantity,
       openingFeeRatio: 0.0005,
       closingFeeRatio: 0.0005,
+      makerFeeRatio: 0.0002,
       minLever: 1,
       maxLever: r.maxLever,
       mMarginRatio: r.maxLever >= 100 ? 0.004 : r.maxLever >= 50 ? 0.005 : 0.01,

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../src/protocol/envelope.ts';
-import { cancelOrderBody, closePositionBody, fillsQuery, ordersQuery, placeOrderBody, positionsQuery, tpslBody } from '../../src/protocol/trading.ts';
+import { cancelOrderBody, closeAllBody, closePositionBody, editOrderBody, fillsQuery, ordersQuery, placeOrderBody, positionsQuery, TRADE_MSG, tpslBody } from '../../src/protocol/trading.ts';
+import { rulesQuery } from '../../src/protocol/contractRules.ts';
+import { Code } from '../../src/protocol/envelope.ts';
 import { requireUser } from '../http/auth.ts';
-import { parseInput } from '../http/errors.ts';
+import { parseInput, reject } from '../http/errors.ts';
 import type { TradingEngine } from '../trading/engine.ts';
 import { fillsPage, ordersPage } from '../trading/store.ts';
 
@@ -48,6 +50,22 @@ export const tradeRoutes: FastifyPluginAsync<TradeRoutesOptions> = async (app, {
   app.post('/position/close', async (req) => {
     const { user } = await requireUser(req);
     return ok(await engine.closePosition(user.id, parseInput(closePositionBody, req.body)));
+  });
+
+  app.post('/order/edit', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.editOrder(user.id, parseInput(editOrderBody, req.body)));
+  });
+
+  app.post('/position/close-all', async (req) => {
+    const { user } = await requireUser(req);
+    return ok(await engine.closeAll(user.id, parseInput(closeAllBody, req.body)));
+  });
+
+  // Public: the contract details (maker / taker rates, maintenance margin brackets).
+  app.get('/rules', async (req) => {
+    const { symbol } = parseInput(rulesQuery, req.query);
+    return ok(engine.contractRules(symbol) ?? reject(Code.badRequest, TRADE_MSG.unknownSymbol));
   });
 
   app.post('/position/tpsl', async (req) => {

@@ -3,7 +3,8 @@ import type { FrameListener, MarketSource } from '../market/source.ts';
 
 /**
  * A real MarketSource whose prices are set by hand: `setPrice(symbol, last, mark?)` emits a trade
- * frame and a ticker frame (with the mark), and the one-level book quotes bid = ask = last. Tests,
+ * frame and a ticker frame (with the mark), and the one-level book quotes bid = ask = last (or the
+ * levels given to `setBook`). Tests,
  * property runs and the bench use it to move the market deterministically; the trading engine
  * cannot tell it from the simulator (same interface, same frames).
  */
@@ -13,6 +14,7 @@ export class ControlledMarketSource implements MarketSource {
   private readonly last = new Map<string, number>();
   private readonly marks = new Map<string, number>();
   private readonly trades = new Map<string, Trade[]>();
+  private readonly books = new Map<string, { bids: [number, number][]; asks: [number, number][] }>();
   private readonly listeners = new Set<FrameListener>();
   private time: number;
   private tradeId = 0;
@@ -25,6 +27,7 @@ export class ControlledMarketSource implements MarketSource {
 
   /** Moves the market: a trade at `last` (taker side by direction) and a ticker carrying `mark` (default `last`). */
   setPrice(symbol: string, last: number, mark: number = last): void {
+    this.books.delete(symbol);
     const prev = this.last.get(symbol);
     this.last.set(symbol, last);
     this.marks.set(symbol, mark);
@@ -37,6 +40,14 @@ export class ControlledMarketSource implements MarketSource {
     this.emit({ type: 'trade', symbol, ...trade });
     const t = this.ticker(symbol);
     if (t) this.emit({ type: 'ticker', ...t });
+  }
+
+  /**
+   * Replaces the book of `symbol` (best first on each side) until the next {@link setPrice}: tests
+   * use it to give takers a thin book (IOC / FOK partial fills, walking several levels).
+   */
+  setBook(symbol: string, bids: [number, number][], asks: [number, number][]): void {
+    this.books.set(symbol, { bids, asks });
   }
 
   private emit(frame: MarketFrame): void {
@@ -54,6 +65,8 @@ export class ControlledMarketSource implements MarketSource {
   snapshot(symbol: string, _limit: number): DepthSnapshot | undefined {
     const p = this.last.get(symbol);
     if (p === undefined) return undefined;
+    const set = this.books.get(symbol);
+    if (set) return { symbol, seq: this.seq, bids: set.bids, asks: set.asks, ts: this.time };
     return { symbol, seq: this.seq, bids: [[p, 1000]], asks: [[p, 1000]], ts: this.time };
   }
 

@@ -9,14 +9,19 @@ import { Rejection } from '../http/errors.ts';
 import type { MarketSource } from '../market/source.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { balanceOf } from '../wallet/wallet.ts';
-import { FUNDING_INTERVAL_MS, lastBoundary, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate } from './formulas.ts';
+import type { ContractRules } from '../../src/protocol/contractRules.ts';
+import type { DepthSnapshot } from '../../src/protocol/market.ts';
+import { FUNDING_INTERVAL_MS, lastBoundary, notional, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate } from './formulas.ts';
 import type { Rules } from './formulas.ts';
-import { cancelOrder, closePosition, placeOrder, setTpsl } from './orders.ts';
-import type { OrderOps } from './orders.ts';
-import { closePart, emptyTouched, fillOpen, periodicFee } from './settle.ts';
+import { BOOK_DEPTH } from './matching.ts';
+import { orderDefaults } from './execute.ts';
+import type { MarketView } from './execute.ts';
+import { cancelOrder, closeAll, closePosition, editOrder, placeOrder, setTpsl } from './orders.ts';
+import { closePart, emptyTouched, periodicFee } from './settle.ts';
 import type { Ctx, Touched } from './settle.ts';
-import { findOrder, newId, orderDto, positionDto, tpslOf } from './store.ts';
+import { contractRulesDto, findOrder, newId, orderDto, positionDto, tpslOf } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
+import { actOn, cancelRefused, dueStep } from './triggers.ts';
 
 export interface TradingEngineOptions {
   db: Db;
@@ -39,7 +44,7 @@ export interface TradingEngineOptions {
  *   and liquidation by the mark price) runs in the queue, once per burst of frames.
  * Time comes from the injected clock only, so tests drive fees and triggers deterministically.
  */
-export class TradingEngine implements OrderOps {
+export class TradingEngine implements MarketView {
   readonly db: Db;
   readonly clock: { now(): number };
   readonly source: MarketSource;
@@ -106,11 +111,9 @@ export class TradingEngine implements OrderOps {
     return this.source.markPrice(symbol) ?? this.lastPrice(symbol);
   }
 
-  /** The taker price of a market order: best ask for a buy, best bid for a sell, else the last price. */
-  marketPrice(symbol: string, side: 'buy' | 'sell'): number | undefined {
-    const book = this.source.snapshot(symbol, 1);
-    const level = side === 'buy' ? book?.asks[0] : book?.bids[0];
-    return level?.[0] ?? this.lastPrice(symbol);
+  /** The top of the source's book that takers walk. */
+  book(symbol: string): DepthSnapshot | undefined {
+    return this.source.snapshot(symbol, BOOK_DEPTH);
   }
 
   /** Runs `fn` in the serial queue inside one transaction, then publishes what it touched. */
@@ -136,8 +139,24 @@ export class TradingEngine implements OrderOps {
     return this.run((c) => cancelOrder(this, c, userId, by)).then((row) => orderDto(row));
   }
 
-  closePosition(userId: number, body: { positionId: string; qty?: number | undefined; clientOrderId?: string | undefined }): Promise<Order> {
+  closePosition(userId: number, body: { positionId: string; qty?: number | undefined; price?: number | null | undefined; clientOrderId?: string | undefined }): Promise<Order> {
     return this.run((c) => closePosition(this, c, userId, body)).then((row) => orderDto(row));
+  }
+
+  /** Market-closes every open position (of a symbol / contract), in one transaction: all or none. */
+  closeAll(userId: number, filter: { symbol?: string | undefined; contract?: 'perp' | 'std' | undefined }): Promise<Order[]> {
+    return this.run((c) => closeAll(this, c, userId, filter)).then((rows) => rows.map((r) => orderDto(r)));
+  }
+
+  /** Edits a pending order's price / trigger / quantity in place. */
+  editOrder(userId: number, body: Parameters<typeof editOrder>[3]): Promise<Order> {
+    return this.run((c) => editOrder(this, c, userId, body)).then((row) => orderDto(row));
+  }
+
+  /** The contract details of a symbol (fees, brackets), or undefined when unknown. */
+  contractRules(symbol: string): ContractRules | undefined {
+    const rules = this.rules(symbol);
+    return rules ? contractRulesDto(rules) : undefined;
   }
 
   setTpsl(userId: number, body: { positionId: string; tp: number | null; sl: number | null }): Promise<Position> {
@@ -191,12 +210,14 @@ export class TradingEngine implements OrderOps {
     if (!rules || last === undefined || mark === undefined) return;
     const pending = await this.db.selectFrom('trade_orders').selectAll().where('status', '=', 'pending').where('symbol', '=', symbol).orderBy('created_at').execute();
     for (const o of pending) {
-      if (o.kind === 'limitOpen' && (o.side === 'buy' ? last <= o.price : last >= o.price)) {
-        await this.runNow((c) => fillOpen(c, o, rules, o.price, parseMinor(o.margin)).then(() => undefined));
-      } else if (o.kind === 'limitTakeProfit' || o.kind === 'limitStopLoss') {
-        const closesLong = o.side === 'sell';
-        const up = closesLong === (o.kind === 'limitTakeProfit');
-        if (up ? mark >= o.price : mark <= o.price) await this.runNow((c) => this.fillReduce(c, o, rules, o.price));
+      const step = dueStep(o, last, mark);
+      if (step === null) continue;
+      try {
+        await this.runNow((c) => actOn(this, c, o.id, rules, step));
+      } catch (err) {
+        // A triggered order the account can no longer carry (balance, leverage bracket) ends canceled.
+        if (!(err instanceof Rejection)) throw err;
+        await this.runNow((c) => cancelRefused(c, o.id, err.message));
       }
     }
     const positions = await this.db.selectFrom('trade_positions').selectAll().where('status', '=', 'open').where('symbol', '=', symbol).execute();
@@ -216,51 +237,27 @@ export class TradingEngine implements OrderOps {
     await this.publish(touched);
   }
 
-  /** Fills a pending reduce order (TP / SL) of a position at `price`; the order is re-read inside the transaction. */
-  async fillReduce(c: Ctx, stale: OrderRow, rules: Rules, price: number): Promise<void> {
-    const o = await c.trx.selectFrom('trade_orders').selectAll().where('id', '=', stale.id).executeTakeFirst();
-    if (!o || o.status !== 'pending' || o.position_id === null) return;
-    const pos = await c.trx.selectFrom('trade_positions').selectAll().where('id', '=', o.position_id).executeTakeFirst();
-    if (!pos || pos.status !== 'open') return;
-    await this.executeReduce(c, o, pos, rules, price);
-  }
-
-  /** Closes min(order qty, position qty) of `pos` at `price` and fills the order with the result. */
-  async executeReduce(c: Ctx, o: OrderRow, pos: PositionRow, rules: Rules, price: number): Promise<void> {
-    const want = scaled(o.qty, rules.qtyPrecision);
-    const r = await closePart(c, pos, rules, want, price, false);
-    const executed = Number(r.qtyU) / 10 ** rules.qtyPrecision;
-    await c.trx
-      .updateTable('trade_orders')
-      .set({ status: 'filled', executed_qty: executed, avg_price: price, price: o.kind === 'marketClose' ? price : o.price, fee: r.fee.toString(), realized_pnl: r.realized.toString(), updated_at: c.now })
-      .where('id', '=', o.id)
-      .execute();
-    await c.trx
-      .insertInto('trade_fills')
-      .values({ user_id: o.user_id, order_id: o.id, position_id: pos.id, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side, price, qty: executed, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now })
-      .execute();
-    c.touched.orders.add(o.id);
-  }
-
   /** Liquidates the whole position at `mark` (a filled marketClose order plus a 'liquidation' fill). */
   private async liquidate(c: Ctx, positionId: string, rules: Rules, mark: number): Promise<void> {
     const pos = await c.trx.selectFrom('trade_positions').selectAll().where('id', '=', positionId).executeTakeFirst();
     if (!pos || pos.status !== 'open') return;
-    const r = await closePart(c, pos, rules, parseMinor(pos.qty), mark, true);
+    const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
+    const r = await closePart(c, pos, rules, parseMinor(pos.qty), n, rules.closingFeeRatio, true);
     const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
     const id = newId('O', c.now);
     const side = pos.side === 'long' ? 'sell' : 'buy';
     await c.trx
       .insertInto('trade_orders')
       .values({
+        ...orderDefaults,
         id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
         price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),
-        realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, tp: null, sl: null, created_at: c.now, updated_at: c.now,
+        realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, reduce_only: 1, exec_notional: n.toString(), created_at: c.now, updated_at: c.now,
       })
       .execute();
     await c.trx
       .insertInto('trade_fills')
-      .values({ user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now })
+      .values({ user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now, liquidity: 'taker' })
       .execute();
     c.touched.orders.add(id);
   }

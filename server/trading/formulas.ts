@@ -15,8 +15,16 @@ export const PPB = 1_000_000_000n;
 export type Rules = Pick<
   SymbolInfo,
   | 'symbol' | 'quote' | 'tickSize' | 'qtyStep' | 'pricePrecision' | 'qtyPrecision' | 'minOrderQuantity' | 'maxOrderQuantity'
-  | 'openingFeeRatio' | 'closingFeeRatio' | 'minLever' | 'maxLever' | 'mMarginRatio' | 'overnightFeeRatio' | 'fundingRateRatio'
+  | 'openingFeeRatio' | 'closingFeeRatio' | 'makerFeeRatio' | 'minLever' | 'maxLever' | 'mMarginRatio' | 'overnightFeeRatio' | 'fundingRateRatio'
 >;
+
+/** Binance's default maker rate, for instruments that do not state one. */
+export const DEFAULT_MAKER_FEE_RATIO = 0.0002;
+
+/** The fee rate of a maker fill (a resting order the market reached). */
+export function makerRate(rules: Rules): number {
+  return rules.makerFeeRatio ?? DEFAULT_MAKER_FEE_RATIO;
+}
 
 /** A number → integer at `dp` decimals (the number must already be on that grid; toFixed absorbs float noise). */
 export function scaled(x: number, dp: number): bigint {
@@ -37,15 +45,9 @@ export function ratioPpb(r: number): bigint {
   return BigInt(Math.round(r * 1e9));
 }
 
-function ceilDiv(a: bigint, b: bigint): bigint {
+export function ceilDiv(a: bigint, b: bigint): bigint {
   if (b <= 0n) throw new Error('ceilDiv by non-positive');
   return a >= 0n ? (a + b - 1n) / b : a / b;
-}
-
-/** Whether `x` lies on the grid of `step` (both at the same decimals). */
-export function onStep(x: number, step: number, dp: number): boolean {
-  const s = scaled(step, dp);
-  return s > 0n && scaled(x, dp) % s === 0n;
 }
 
 /**
@@ -84,13 +86,79 @@ export function proRata(total: bigint, part: bigint, whole: bigint): bigint {
 }
 
 /**
- * Liquidation test, exact: equity = margin + pnl(mark); liquidate when equity ≤ mMarginRatio × notional(mark),
- * i.e. when the margin ratio equity/notional has fallen to mMarginRatio.
+ * One maintenance-margin bracket in minor units / PPB (see MarginBracket in src/protocol/contractRules.ts):
+ * for a position notional in [floor, cap) the maintenance margin is notional × mmr − cum.
+ */
+export interface Bracket {
+  bracket: number;
+  floor: bigint;
+  /** null: no upper bound. */
+  cap: bigint | null;
+  maxLeverage: number;
+  mmrPpb: bigint;
+  /** The maintenance amount, minor units: cum(n) = cum(n−1) + floor(n) × (mmr(n) − mmr(n−1)). */
+  cum: bigint;
+}
+
+/** Binance USDⓈ-M BTCUSDT leverage brackets (notional cap in USDT, max leverage, maintenance margin rate). */
+const LADDER: readonly [cap: number | null, maxLeverage: number, mmr: number][] = [
+  [50_000, 125, 0.004], [500_000, 100, 0.005], [8_000_000, 50, 0.01], [50_000_000, 20, 0.025], [80_000_000, 10, 0.05],
+  [100_000_000, 5, 0.1], [200_000_000, 4, 0.125], [300_000_000, 3, 0.15], [500_000_000, 2, 0.25], [null, 1, 0.5],
+];
+
+const bracketCache = new Map<string, readonly Bracket[]>();
+
+/**
+ * The instrument's brackets: the rows of the Binance ladder whose leverage fits `maxLever`; the first
+ * takes `maxLever` and `mMarginRatio`, every later rate is at least the one before. The maintenance
+ * amounts follow from the floors and rates, so the maintenance margin is continuous in the notional
+ * (property-tested) and the liquidation price has exactly one solution.
+ */
+export function bracketsOf(rules: Rules): readonly Bracket[] {
+  const key = `${rules.symbol}|${rules.quote}|${rules.maxLever}|${rules.mMarginRatio}`;
+  const hit = bracketCache.get(key);
+  if (hit) return hit;
+  const unit = 10n ** BigInt(coinDecimals(rules.quote));
+  const rows = LADDER.filter(([, lev]) => lev <= rules.maxLever);
+  const out: Bracket[] = [];
+  let floor = 0n;
+  let prevMmr = 0n;
+  let cum = 0n;
+  rows.forEach(([cap, lev, mmr], i) => {
+    const mmrPpb = i === 0 ? ratioPpb(rules.mMarginRatio) : ratioPpb(mmr) > prevMmr ? ratioPpb(mmr) : prevMmr;
+    cum += i === 0 ? 0n : (floor * (mmrPpb - prevMmr)) / PPB;
+    const capMinor = cap === null ? null : BigInt(cap) * unit;
+    out.push({ bracket: i + 1, floor, cap: capMinor, maxLeverage: i === 0 ? rules.maxLever : lev, mmrPpb, cum });
+    prevMmr = mmrPpb;
+    floor = capMinor ?? floor;
+  });
+  bracketCache.set(key, out);
+  return out;
+}
+
+/** The bracket of a position notional (minor units). */
+export function bracketFor(rules: Rules, notionalMinor: bigint): Bracket {
+  const list = bracketsOf(rules);
+  const b = list.find((x) => x.cap === null || notionalMinor < x.cap) ?? list[list.length - 1];
+  if (!b) throw new Error('no margin brackets');
+  return b;
+}
+
+/** Maintenance margin = notional × mmr − cum of the notional's bracket, rounded up (minor units). */
+export function maintenanceMargin(rules: Rules, notionalMinor: bigint): bigint {
+  const b = bracketFor(rules, notionalMinor);
+  return ceilDiv(notionalMinor * b.mmrPpb, PPB) - b.cum;
+}
+
+/**
+ * Liquidation test, exact: equity = margin + pnl(mark); liquidate when equity ≤ the maintenance
+ * margin of the notional at the mark (bracketed): (margin + pnl) × 10^9 ≤ mmrPpb × notional − cum × 10^9.
  */
 export function shouldLiquidate(rules: Rules, side: PositionSide, cost: bigint, margin: bigint, qtyUnits: bigint, markUnits: bigint): boolean {
   const value = notional(rules, markUnits, qtyUnits);
   const equity = margin + (side === 'long' ? value - cost : cost - value);
-  return equity * PPB <= ratioPpb(rules.mMarginRatio) * value;
+  const b = bracketFor(rules, value);
+  return equity * PPB <= b.mmrPpb * value - b.cum * PPB;
 }
 
 /** Margin ratio for display: (margin + pnl) / notional(mark); 0 when the notional is 0. */
@@ -102,30 +170,38 @@ export function marginRatio(rules: Rules, side: PositionSide, cost: bigint, marg
 }
 
 /**
- * The mark price at which {@link shouldLiquidate} starts to hold, solved from
- * (margin + q·P − cost) = mmr·q·P (long) and (margin + cost − q·P) = mmr·q·P (short):
- * long P = (cost − margin) / (q·(1 − mmr)), short P = (cost + margin) / (q·(1 + mmr)).
+ * The mark price at which {@link shouldLiquidate} starts to hold. With V the notional at the mark and
+ * (mmr, cum) its bracket, equity = maintenance margin gives (Binance's isolated one-way formula)
+ * long V = (cost − margin − cum) / (1 − mmr), short V = (cost + margin + cum) / (1 + mmr), and P = V / q.
+ * Each bracket is tried; the answer is the one whose V lies inside that bracket (there is exactly one,
+ * since equity − maintenance is strictly monotonic in the price).
  * Rounded to the tick away from the entry (long down, short up): the first tick at which the check holds,
  * so a mark at the shown price always liquidates (give or take the one-minor-unit rounding of the notional).
- * 0 when a long cannot be liquidated (margin ≥ cost).
+ * 0 when a long cannot be liquidated (margin + cum ≥ cost).
  */
 export function liquidationPrice(rules: Rules, side: PositionSide, cost: bigint, margin: bigint, qtyUnits: bigint): number {
   if (qtyUnits <= 0n) return 0;
   const cd = BigInt(coinDecimals(rules.quote));
-  const mmr = ratioPpb(rules.mMarginRatio);
-  // price units = (money / 10^cd) / (qty / 10^qp) × 10^pp, with the (1 ∓ mmr) factor in PPB.
-  const scale = 10n ** BigInt(rules.pricePrecision + rules.qtyPrecision) * PPB;
-  let units: bigint;
-  if (side === 'long') {
-    const num = (cost - margin) * scale;
-    if (num <= 0n) return 0;
-    const den = qtyUnits * (PPB - mmr) * 10n ** cd;
-    units = num / den;
-  } else {
-    const num = (cost + margin) * scale;
-    const den = qtyUnits * (PPB + mmr) * 10n ** cd;
-    units = ceilDiv(num, den);
+  const brackets = bracketsOf(rules);
+  // V (minor units, ×PPB kept as a fraction num/den) for each bracket; keep the one inside its bracket.
+  let pick: { num: bigint; den: bigint } | null = null;
+  for (const b of brackets) {
+    const num = side === 'long' ? (cost - margin - b.cum) * PPB : (cost + margin + b.cum) * PPB;
+    const den = side === 'long' ? PPB - b.mmrPpb : PPB + b.mmrPpb;
+    if (den <= 0n) continue;
+    const v = num / den;
+    if (v >= b.floor && (b.cap === null || v < b.cap)) {
+      pick = { num, den };
+      break;
+    }
+    pick ??= { num, den };
   }
+  if (!pick || pick.num <= 0n) return 0;
+  // price units = (V / 10^cd) / (q / 10^qp) × 10^pp.
+  const scale = 10n ** BigInt(rules.pricePrecision + rules.qtyPrecision);
+  const num = pick.num * scale;
+  const den = pick.den * qtyUnits * 10n ** cd;
+  const units = side === 'long' ? num / den : ceilDiv(num, den);
   const tick = scaled(rules.tickSize, rules.pricePrecision);
   const snapped = side === 'long' ? (units / tick) * tick : ceilDiv(units, tick) * tick;
   return unscaled(snapped, rules.pricePrecision);

@@ -1,28 +1,22 @@
-import { Code } from '../../src/protocol/envelope.ts';
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
 import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
+import { netUnits, toUnits } from '../../src/protocol/netting.ts';
+import type { z } from 'zod';
+import type { editOrderBody } from '../../src/protocol/trading.ts';
 import { parseMinor } from '../db/money.ts';
-import { Rejection } from '../http/errors.ts';
-import { availableOf } from '../wallet/wallet.ts';
-import { feeOf, initialMargin, notional, onStep, scaled } from './formulas.ts';
+import { scaled, unscaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
-import { COIN, fillOpen, lockMargin, releaseOrderMargin } from './settle.ts';
+import { cancelWith, openPositionOf, orderDefaults, reject as bad, replaceTrigger, reread, workLimit, workMarket } from './execute.ts';
+import type { MarketView } from './execute.ts';
+import { releaseOrderMargin } from './settle.ts';
 import type { Ctx } from './settle.ts';
 import { newId } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
 
-/** What the order operations need from the engine (prices and the reduce fill). */
-export interface OrderOps {
-  rules(symbol: string): Rules | undefined;
-  lastPrice(symbol: string): number | undefined;
-  markPrice(symbol: string): number | undefined;
-  marketPrice(symbol: string, side: 'buy' | 'sell'): number | undefined;
-  executeReduce(c: Ctx, o: OrderRow, pos: PositionRow, rules: Rules, price: number): Promise<void>;
-}
+/** What the order operations need from the engine: prices and the book. */
+export type OrderOps = MarketView;
 
-const bad = (msg: string): never => {
-  throw new Rejection(Code.badRequest, msg);
-};
+type EditParsed = z.output<typeof editOrderBody>;
 
 function parsePrice(v: number | string | null | undefined): number | null {
   if (v === null || v === undefined) return null;
@@ -30,15 +24,26 @@ function parsePrice(v: number | string | null | undefined): number | null {
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
+/**
+ * Whether `x` (as sent: the shortest decimal of the JSON number or of the parsed decimal string) is a
+ * whole multiple of `step` at `dp` decimals, exactly: any digit below the precision is refused, none
+ * is rounded away.
+ */
+function onGrid(x: number, step: number, dp: number): boolean {
+  const u = toUnits(x, dp);
+  const s = toUnits(step, dp);
+  return u !== null && s !== null && s > 0n && u % s === 0n;
+}
+
 /** Checks quantity and leverage against the instrument rules (SPEC §5 messages). */
 export function checkQty(rules: Rules, qty: number): void {
   if (qty < rules.minOrderQuantity) bad(`${TRADE_MSG.minOrderQuantity}${rules.minOrderQuantity}`);
   if (qty > rules.maxOrderQuantity) bad(`${TRADE_MSG.maxOrderQuantity}${rules.maxOrderQuantity}`);
-  if (!onStep(qty, rules.qtyStep, rules.qtyPrecision) || scaled(qty, rules.qtyPrecision + 4) % 10_000n !== 0n) bad(`${TRADE_MSG.qtyStep}${rules.qtyStep}`);
+  if (!onGrid(qty, rules.qtyStep, rules.qtyPrecision)) bad(`${TRADE_MSG.qtyStep}${rules.qtyStep}`);
 }
 
 function checkPriceStep(rules: Rules, price: number): void {
-  if (!onStep(price, rules.tickSize, rules.pricePrecision) || scaled(price, rules.pricePrecision + 4) % 10_000n !== 0n) bad(`${TRADE_MSG.priceStep}${rules.tickSize}`);
+  if (!onGrid(price, rules.tickSize, rules.pricePrecision)) bad(`${TRADE_MSG.priceStep}${rules.tickSize}`);
 }
 
 /** TP above / SL below the reference for a long, the reverse for a short. */
@@ -53,75 +58,21 @@ function checkTpsl(long: boolean, ref: number, tp: number | null, sl: number | n
   }
 }
 
-function baseRow(userId: number, b: PlaceOrderParsed, now: number, price: number, positionId: string | null): OrderRow {
-  return {
-    id: newId('O', now),
-    user_id: userId,
-    client_order_id: b.clientOrderId,
-    symbol: b.symbol,
-    contract: b.contract,
-    kind: b.kind,
-    side: b.side,
-    price,
-    qty: b.qty,
-    leverage: b.leverage,
-    status: 'pending',
-    executed_qty: 0,
-    avg_price: 0,
-    fee: '0',
-    realized_pnl: '0',
-    margin: '0',
-    position_id: positionId,
-    tp: b.tp,
-    sl: b.sl,
-    created_at: now,
-    updated_at: now,
-  };
+/** A stop arms when the watched price moves through its trigger: buy at or above, sell at or below. It must not be reached already. */
+function checkTrigger(ops: OrderOps, rules: Rules, symbol: string, side: 'buy' | 'sell', trigger: number, by: 'last' | 'mark'): void {
+  checkPriceStep(rules, trigger);
+  const ref = (by === 'mark' ? ops.markPrice(symbol) : ops.lastPrice(symbol)) ?? bad(TRADE_MSG.noPrice);
+  if (side === 'buy' ? ref >= trigger : ref <= trigger) bad(TRADE_MSG.wouldTriggerImmediately);
 }
 
-async function reread(c: Ctx, id: string): Promise<OrderRow> {
-  return c.trx.selectFrom('trade_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
-
-async function openPos(c: Ctx, userId: number, symbol: string, contract: 'perp' | 'std'): Promise<PositionRow | undefined> {
-  return c.trx
-    .selectFrom('trade_positions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('symbol', '=', symbol)
-    .where('contract', '=', contract)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
-}
-
-/** Replaces the pending TP (or SL) order of a position by one for its whole size at `price` (null: just cancel). */
-async function replaceTrigger(c: Ctx, pos: PositionRow, rules: Rules, kind: 'limitTakeProfit' | 'limitStopLoss', price: number | null): Promise<void> {
-  const old = await c.trx
-    .updateTable('trade_orders')
-    .set({ status: 'canceled', updated_at: c.now })
-    .where('position_id', '=', pos.id)
-    .where('kind', '=', kind)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .execute();
-  for (const r of old) c.touched.orders.add(r.id);
-  if (price === null) return;
-  const id = newId('O', c.now);
-  await c.trx
-    .insertInto('trade_orders')
-    .values({
-      id, user_id: pos.user_id, client_order_id: `${kind === 'limitTakeProfit' ? 'tp' : 'sl'}-${id}`, symbol: pos.symbol, contract: pos.contract, kind,
-      side: pos.side === 'long' ? 'sell' : 'buy', price, qty: Number(parseMinor(pos.qty)) / 10 ** rules.qtyPrecision, leverage: pos.leverage,
-      status: 'pending', executed_qty: 0, avg_price: 0, fee: '0', realized_pnl: '0', margin: '0', position_id: pos.id, tp: null, sl: null,
-      created_at: c.now, updated_at: c.now,
-    })
-    .execute();
-  c.touched.orders.add(id);
-}
+const LIMIT_KINDS: readonly OrderRow['kind'][] = ['limitOpen', 'limitClose', 'limitTakeProfit', 'limitStopLoss', 'stopLimit'];
+const STOP_KINDS: readonly OrderRow['kind'][] = ['stopMarket', 'stopLimit'];
+const TPSL_KINDS: readonly OrderRow['kind'][] = ['limitTakeProfit', 'limitStopLoss'];
 
 /**
  * Places an order (see placeOrderBody in src/protocol/trading.ts). Idempotent by clientOrderId:
- * a known id answers the stored order, unchanged, whatever happened since.
+ * a known id answers the stored order, unchanged, whatever happened since. Every refusal throws
+ * before anything is committed (the engine's transaction rolls back).
  */
 export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: PlaceOrderParsed): Promise<OrderRow> {
   const known = await c.trx.selectFrom('trade_orders').selectAll().where('user_id', '=', userId).where('client_order_id', '=', b.clientOrderId).executeTakeFirst();
@@ -132,85 +83,122 @@ export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: Place
   const rules = ops.rules(b.symbol) ?? bad(TRADE_MSG.unknownSymbol);
   const info = rules as Rules & { kinds?: readonly string[] };
   if (info.kinds && !info.kinds.includes(b.contract)) bad(TRADE_MSG.contractNotListed);
-  const isLimit = b.kind === 'limitOpen' || b.kind === 'limitTakeProfit' || b.kind === 'limitStopLoss';
-  const limitPrice = isLimit ? (parsePrice(b.price) ?? bad(TRADE_MSG.limitPriceRequired)) : null;
+  const limitPrice = LIMIT_KINDS.includes(b.kind) ? (parsePrice(b.price) ?? bad(TRADE_MSG.limitPriceRequired)) : null;
   if (limitPrice !== null) checkPriceStep(rules, limitPrice);
   checkQty(rules, b.qty);
   if (b.leverage < rules.minLever || b.leverage > rules.maxLever) bad(`${TRADE_MSG.leverageRange}${rules.minLever}-${rules.maxLever}`);
-  const wallet = b.contract;
-  const pos = await openPos(c, userId, b.symbol, b.contract);
+  if (b.postOnly && (!(b.kind === 'limitOpen' || b.kind === 'limitClose' || b.kind === 'stopLimit') || b.timeInForce !== 'GTC')) bad(TRADE_MSG.postOnlyLimitOnly);
+  const pos = (await openPositionOf(c, userId, b.symbol, b.contract)) ?? null;
+  const reduceOnly = b.reduceOnly || b.kind === 'marketClose' || b.kind === 'limitClose' || TPSL_KINDS.includes(b.kind);
 
-  if (b.kind === 'limitOpen' || b.kind === 'marketOpen') {
-    const long = b.side === 'buy';
-    const oppositePending = await c.trx
-      .selectFrom('trade_orders')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('symbol', '=', b.symbol)
-      .where('contract', '=', b.contract)
-      .where('kind', '=', 'limitOpen')
-      .where('status', '=', 'pending')
-      .where('side', '!=', b.side)
-      .executeTakeFirst();
-    if ((pos && pos.side !== (long ? 'long' : 'short')) || oppositePending) bad(TRADE_MSG.oppositeSide);
-    const price = limitPrice ?? ops.marketPrice(b.symbol, b.side) ?? bad(TRADE_MSG.noPrice);
-    checkTpsl(long, price, b.tp, b.sl, rules);
-    const n = notional(rules, scaled(price, rules.pricePrecision), scaled(b.qty, rules.qtyPrecision));
-    const margin = initialMargin(n, b.leverage);
-    const fee = feeOf(n, rules.openingFeeRatio);
-    if ((await availableOf(c.trx, userId, wallet, COIN)) < margin + fee) bad(TRADE_MSG.insufficientBalance);
-    const row = baseRow(userId, b, c.now, b.kind === 'marketOpen' ? 0 : price, null);
-    await c.trx.insertInto('trade_orders').values(row).execute();
-    c.touched.orders.add(row.id);
-    c.touched.symbols.add(b.symbol);
-    const last = ops.lastPrice(b.symbol);
-    const crossed = b.kind === 'marketOpen' || (last !== undefined && (long ? last <= price : last >= price));
-    if (!crossed) {
-      await lockMargin(c, userId, wallet, margin, b.symbol);
-      await c.trx.updateTable('trade_orders').set({ margin: margin.toString() }).where('id', '=', row.id).execute();
-      return reread(c, row.id);
-    }
-    const filled = await fillOpen(c, row, rules, price, 0n);
-    if (b.tp !== null) await replaceTrigger(c, filled, rules, 'limitTakeProfit', b.tp);
-    if (b.sl !== null) await replaceTrigger(c, filled, rules, 'limitStopLoss', b.sl);
-    return reread(c, row.id);
+  // The explicit close kinds keep their own messages.
+  if (b.kind === 'marketClose' || b.kind === 'limitClose' || TPSL_KINDS.includes(b.kind)) {
+    if (!pos) return bad(TRADE_MSG.noPosition);
+    if (b.side !== (pos.side === 'long' ? 'sell' : 'buy')) bad(TRADE_MSG.closeSide);
+    if (scaled(b.qty, rules.qtyPrecision) > parseMinor(pos.qty)) bad(TRADE_MSG.closeQtyTooLarge);
+  } else if (reduceOnly && netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, b.side, scaled(b.qty, rules.qtyPrecision), true).kind === 'refused') {
+    bad(TRADE_MSG.reduceOnlyWouldIncrease);
   }
-
-  // Reduce kinds: limitTakeProfit, limitStopLoss, marketClose.
-  if (!pos) return bad(TRADE_MSG.noPosition);
-  const closingSide = pos.side === 'long' ? 'sell' : 'buy';
-  if (b.side !== closingSide) bad(TRADE_MSG.closeSide);
-  if (scaled(b.qty, rules.qtyPrecision) > parseMinor(pos.qty)) bad(TRADE_MSG.closeQtyTooLarge);
-  if (b.kind === 'marketClose') {
-    const price = ops.marketPrice(b.symbol, b.side) ?? bad(TRADE_MSG.noPrice);
-    const row = baseRow(userId, { ...b, tp: null, sl: null }, c.now, 0, pos.id);
-    await c.trx.insertInto('trade_orders').values(row).execute();
-    await ops.executeReduce(c, row, pos, rules, price);
-    return reread(c, row.id);
+  const stop = STOP_KINDS.includes(b.kind);
+  const trigger = stop ? (b.triggerPrice ?? bad(TRADE_MSG.triggerPriceRequired)) : null;
+  if (trigger !== null) checkTrigger(ops, rules, b.symbol, b.side, trigger, b.triggerBy);
+  if (TPSL_KINDS.includes(b.kind) && pos) {
+    const mark = ops.markPrice(b.symbol) ?? bad(TRADE_MSG.noPrice);
+    if (b.kind === 'limitTakeProfit') checkTpsl(pos.side === 'long', mark, limitPrice, null, rules);
+    else checkTpsl(pos.side === 'long', mark, null, limitPrice, rules);
   }
-  const mark = ops.markPrice(b.symbol) ?? bad(TRADE_MSG.noPrice);
-  const long = pos.side === 'long';
-  if (b.kind === 'limitTakeProfit') checkTpsl(long, mark, limitPrice, null, rules);
-  else checkTpsl(long, mark, null, limitPrice, rules);
-  const row = baseRow(userId, { ...b, tp: null, sl: null }, c.now, limitPrice ?? 0, pos.id);
-  await c.trx.insertInto('trade_orders').values(row).execute();
+  // TP/SL attached to an order that opens: on the side of its reference price (limit, trigger, or market).
+  const attach = !reduceOnly && (b.tp !== null || b.sl !== null);
+  if (attach) {
+    const ref = limitPrice ?? trigger ?? ops.lastPrice(b.symbol) ?? bad(TRADE_MSG.noPrice);
+    checkTpsl(b.side === 'buy', ref, b.tp, b.sl, rules);
+  }
+  const row: OrderRow = {
+    ...orderDefaults,
+    id: newId('O', c.now),
+    user_id: userId,
+    client_order_id: b.clientOrderId,
+    symbol: b.symbol,
+    contract: b.contract,
+    kind: b.kind,
+    side: b.side,
+    price: limitPrice ?? 0,
+    qty: b.qty,
+    leverage: b.leverage,
+    position_id: reduceOnly && pos ? pos.id : null,
+    tp: attach ? b.tp : null,
+    sl: attach ? b.sl : null,
+    reduce_only: reduceOnly ? 1 : 0,
+    post_only: b.postOnly ? 1 : 0,
+    time_in_force: b.timeInForce,
+    trigger_price: trigger,
+    trigger_by: b.triggerBy,
+    created_at: c.now,
+    updated_at: c.now,
+  };
   c.touched.orders.add(row.id);
-  c.touched.positions.add(pos.id);
-  return row;
+  c.touched.symbols.add(b.symbol);
+  if (pos && reduceOnly) c.touched.positions.add(pos.id);
+  // A market order is written once, with its result.
+  if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(c, ops, row, rules, { known: pos, unsaved: true });
+  await c.trx.insertInto('trade_orders').values(row).execute();
+  if (stop || TPSL_KINDS.includes(b.kind)) return row;
+  return workLimit(c, ops, row, rules, true);
 }
 
 /** Cancels a pending order; an open order's locked margin goes back to the wallet (CONTRACT_CANCEL). */
 export async function cancelOrder(_ops: OrderOps, c: Ctx, userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): Promise<OrderRow> {
+  const o = await findOwn(c, userId, by);
+  if (o.status !== 'pending') bad(TRADE_MSG.orderNotPending);
+  await cancelWith(c, o, 'user');
+  return reread(c, o.id);
+}
+
+async function findOwn(c: Ctx, userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): Promise<OrderRow> {
   let q = c.trx.selectFrom('trade_orders').selectAll().where('user_id', '=', userId);
   if (by.orderId !== undefined) q = q.where('id', '=', by.orderId);
   if (by.clientOrderId !== undefined) q = q.where('client_order_id', '=', by.clientOrderId);
-  const o = (await q.executeTakeFirst()) ?? bad(TRADE_MSG.orderNotFound);
-  if (o.status !== 'pending') bad(TRADE_MSG.orderNotPending);
-  await releaseOrderMargin(c, userId, o.contract, parseMinor(o.margin), o.symbol);
-  await c.trx.updateTable('trade_orders').set({ status: 'canceled', margin: '0', updated_at: c.now }).where('id', '=', o.id).execute();
+  return (await q.executeTakeFirst()) ?? bad(TRADE_MSG.orderNotFound);
+}
+
+/**
+ * Edits a pending order in place (same id): limit price, trigger price (untriggered stops), quantity.
+ * The order's locked margin is released and the order works again as if just placed at the new
+ * values (it may take at once; a post-only that would take is refused and nothing changes).
+ */
+export async function editOrder(ops: OrderOps, c: Ctx, userId: number, body: EditParsed): Promise<OrderRow> {
+  const o = await findOwn(c, userId, body);
+  if (o.status !== 'pending' || !(LIMIT_KINDS.includes(o.kind) || STOP_KINDS.includes(o.kind))) bad(TRADE_MSG.editNotAllowed);
+  const rules = ops.rules(o.symbol) ?? bad(TRADE_MSG.unknownSymbol);
+  const price = body.price ?? o.price;
+  if (body.price !== null && o.kind === 'stopMarket') bad(TRADE_MSG.editNotAllowed);
+  if (body.price !== null) checkPriceStep(rules, price);
+  const trigger = body.triggerPrice ?? o.trigger_price;
+  if (body.triggerPrice !== null) {
+    if (!STOP_KINDS.includes(o.kind) || o.triggered_at !== null) bad(TRADE_MSG.editNotAllowed);
+    checkTrigger(ops, rules, o.symbol, o.side, body.triggerPrice, o.trigger_by);
+  }
+  const qty = body.qty ?? o.qty;
+  if (body.qty !== undefined) {
+    checkQty(rules, qty);
+    if (scaled(qty, rules.qtyPrecision) <= scaled(o.executed_qty, rules.qtyPrecision)) bad(TRADE_MSG.editQtyBelowFilled);
+  }
+  if (TPSL_KINDS.includes(o.kind) || o.kind === 'limitClose') {
+    const pos = (await openPositionOf(c, userId, o.symbol, o.contract)) ?? bad(TRADE_MSG.noPosition);
+    if (scaled(qty, rules.qtyPrecision) > parseMinor(pos.qty)) bad(TRADE_MSG.closeQtyTooLarge);
+    if (TPSL_KINDS.includes(o.kind)) {
+      const mark = ops.markPrice(o.symbol) ?? bad(TRADE_MSG.noPrice);
+      checkTpsl(pos.side === 'long', mark, o.kind === 'limitTakeProfit' ? price : null, o.kind === 'limitStopLoss' ? price : null, rules);
+    }
+  }
+  // An attached TP/SL must stay on the right side of the new reference price.
+  if (o.tp !== null || o.sl !== null) checkTpsl(o.side === 'buy', o.kind === 'stopMarket' ? (trigger ?? price) : price, o.tp, o.sl, rules);
+  await releaseOrderMargin(c, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
+  await c.trx.updateTable('trade_orders').set({ price, qty, trigger_price: trigger, margin: '0', updated_at: c.now }).where('id', '=', o.id).execute();
   c.touched.orders.add(o.id);
-  if (o.position_id !== null) c.touched.positions.add(o.position_id);
-  return reread(c, o.id);
+  const edited = await reread(c, o.id);
+  const resting = o.kind === 'limitOpen' || o.kind === 'limitClose' || (o.kind === 'stopLimit' && o.triggered_at !== null);
+  return resting ? workLimit(c, ops, edited, rules, true) : edited;
 }
 
 async function ownPosition(c: Ctx, userId: number, positionId: string): Promise<PositionRow> {
@@ -219,20 +207,41 @@ async function ownPosition(c: Ctx, userId: number, positionId: string): Promise<
   return pos;
 }
 
-/** Market-closes `qty` (default all) of a position: a marketClose order, idempotent when a clientOrderId is given. */
-export async function closePosition(ops: OrderOps, c: Ctx, userId: number, body: { positionId: string; qty?: number | undefined; clientOrderId?: string | undefined }): Promise<OrderRow> {
+/**
+ * Closes `qty` (default all) of a position: at the market (marketClose), or with `price` as a
+ * reduce-only GTC limit (limitClose). Idempotent when a clientOrderId is given.
+ */
+export async function closePosition(
+  ops: OrderOps,
+  c: Ctx,
+  userId: number,
+  body: { positionId: string; qty?: number | undefined; price?: number | null | undefined; clientOrderId?: string | undefined },
+): Promise<OrderRow> {
   if (body.clientOrderId !== undefined) {
     const known = await c.trx.selectFrom('trade_orders').selectAll().where('user_id', '=', userId).where('client_order_id', '=', body.clientOrderId).executeTakeFirst();
     if (known) return known;
   }
   const pos = await ownPosition(c, userId, body.positionId);
   const rules = ops.rules(pos.symbol) ?? bad(TRADE_MSG.unknownSymbol);
-  const qty = body.qty ?? Number(parseMinor(pos.qty)) / 10 ** rules.qtyPrecision;
+  const qty = body.qty ?? unscaled(parseMinor(pos.qty), rules.qtyPrecision);
   const clientOrderId = body.clientOrderId ?? `close-${newId('O', c.now)}`;
+  const limit = body.price ?? null;
   return placeOrder(ops, c, userId, {
-    clientOrderId, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side: pos.side === 'long' ? 'sell' : 'buy',
-    qty, leverage: pos.leverage, price: null, tp: null, sl: null,
+    clientOrderId, symbol: pos.symbol, contract: pos.contract, kind: limit === null ? 'marketClose' : 'limitClose', side: pos.side === 'long' ? 'sell' : 'buy',
+    qty, leverage: pos.leverage, price: limit, tp: null, sl: null, reduceOnly: true, postOnly: false, timeInForce: 'GTC', triggerPrice: null, triggerBy: 'last',
   });
+}
+
+/** Market-closes every open position of the user (optionally one symbol / contract), all or none. */
+export async function closeAll(ops: OrderOps, c: Ctx, userId: number, filter: { symbol?: string | undefined; contract?: 'perp' | 'std' | undefined }): Promise<OrderRow[]> {
+  let q = c.trx.selectFrom('trade_positions').select('id').where('user_id', '=', userId).where('status', '=', 'open');
+  if (filter.symbol) q = q.where('symbol', '=', filter.symbol);
+  if (filter.contract) q = q.where('contract', '=', filter.contract);
+  const ids = await q.orderBy('opened_at').execute();
+  if (ids.length === 0) bad(TRADE_MSG.noPositions);
+  const out: OrderRow[] = [];
+  for (const { id } of ids) out.push(await closePosition(ops, c, userId, { positionId: id }));
+  return out;
 }
 
 /** Sets or clears the TP and SL of a position (each a pending reduce order for the whole size). */

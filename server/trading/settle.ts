@@ -73,8 +73,8 @@ export function releaseOrderMargin(c: Ctx, userId: number, wallet: Wallet, amoun
  * margin (unlocked with CONTRACT_MARGIN_UNLOCK, then charged). What neither covers is waived
  * (absorbed by the system account). Returns [charged, taken from margin].
  */
-async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string): Promise<[bigint, bigint]> {
-  const avail = await availableOf(c.trx, userId, wallet, COIN);
+async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string, knownAvail?: bigint): Promise<[bigint, bigint]> {
+  const avail = knownAvail ?? (await availableOf(c.trx, userId, wallet, COIN));
   const fromWallet = amount < avail ? amount : avail;
   const short = amount - fromWallet;
   const fromMargin = short < positionMargin ? short : positionMargin;
@@ -84,33 +84,23 @@ async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, 
 }
 
 /**
- * Fills an open order (limitOpen / marketOpen) of `qty` at `price`: margin (already locked for a
- * pending limit order, locked now for a market order), the opening fee, and the position
- * (created, or increased with the weighted entry: cost and qty add up).
+ * The opening part of an execution: `qtyU` at the exact notional `n` opens or increases the
+ * position of the order's side (`existing` is that position when it is open on the same side).
+ * Margin: `marginFromLock` when it was locked while the order rested (already in escrow), else
+ * initial margin locked now (CONTRACT_OPEN); then the opening fee at `feeRatio` (CONTRACT_OPEN_FEE,
+ * from the wallet, the rest from the new margin). Cost and quantity add up (weighted entry).
  */
-export async function fillOpen(c: Ctx, o: OrderRow, rules: Rules, price: number, marginLocked: bigint): Promise<PositionRow> {
+export async function openPart(
+  c: Ctx, o: OrderRow, rules: Rules, existing: PositionRow | null, qtyU: bigint, n: bigint, feeRatio: number, marginFromLock: bigint | null, availBefore?: bigint,
+): Promise<{ pos: PositionRow; fee: bigint }> {
   const wallet: Wallet = o.contract;
-  const qtyU = scaled(o.qty, rules.qtyPrecision);
-  const n = notional(rules, scaled(price, rules.pricePrecision), qtyU);
-  let margin = marginLocked;
-  if (margin === 0n) {
-    margin = initialMargin(n, o.leverage);
-    await lockMargin(c, o.user_id, wallet, margin, o.symbol);
-  }
-  const [fee, fromMargin] = await charge(c, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, rules.openingFeeRatio), margin, o.symbol);
+  let margin = marginFromLock ?? initialMargin(n, o.leverage);
+  if (marginFromLock === null) await lockMargin(c, o.user_id, wallet, margin, o.symbol);
+  const availNow = availBefore === undefined ? undefined : marginFromLock === null ? availBefore - margin : availBefore;
+  const [fee, fromMargin] = await charge(c, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, feeRatio), margin, o.symbol, availNow);
   margin -= fromMargin;
-  const side = o.side === 'buy' ? 'long' : 'short';
-  const existing = await c.trx
-    .selectFrom('trade_positions')
-    .selectAll()
-    .where('user_id', '=', o.user_id)
-    .where('symbol', '=', o.symbol)
-    .where('contract', '=', o.contract)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
   let pos: PositionRow;
   if (existing) {
-    if (existing.side !== side) throw new SettlementError('one-way position would flip: rejected at placement');
     pos = {
       ...existing,
       qty: (parseMinor(existing.qty) + qtyU).toString(),
@@ -126,7 +116,7 @@ export async function fillOpen(c: Ctx, o: OrderRow, rules: Rules, price: number,
       user_id: o.user_id,
       symbol: o.symbol,
       contract: o.contract,
-      side,
+      side: o.side === 'buy' ? 'long' : 'short',
       qty: qtyU.toString(),
       cost: n.toString(),
       margin: margin.toString(),
@@ -139,20 +129,13 @@ export async function fillOpen(c: Ctx, o: OrderRow, rules: Rules, price: number,
     };
     await c.trx.insertInto('trade_positions').values(pos).execute();
   }
-  await c.trx
-    .updateTable('trade_orders')
-    .set({ status: 'filled', executed_qty: o.qty, avg_price: price, price: o.kind === 'marketOpen' ? price : o.price, fee: fee.toString(), margin: '0', position_id: pos.id, updated_at: c.now })
-    .where('id', '=', o.id)
-    .execute();
-  await c.trx
-    .insertInto('trade_fills')
-    .values({ user_id: o.user_id, order_id: o.id, position_id: pos.id, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side, price, qty: o.qty, fee: fee.toString(), realized_pnl: '0', created_at: c.now })
-    .execute();
-  c.touched.orders.add(o.id);
   c.touched.positions.add(pos.id);
   c.touched.symbols.add(o.symbol);
-  return pos;
+  return { pos, fee };
 }
+
+/** Kinds that never increase a position whatever their flag says. */
+export const REDUCE_KINDS: readonly OrderRow['kind'][] = ['marketClose', 'limitClose', 'limitTakeProfit', 'limitStopLoss'];
 
 export interface CloseResult {
   qtyU: bigint;
@@ -162,13 +145,13 @@ export interface CloseResult {
 }
 
 /**
- * Closes `qtyU` of a position at `price`. The pro-rata margin is unlocked (CONTRACT_MARGIN_UNLOCK),
+ * Closes `qtyU` of a position for the exact notional `n` (price × qty), paying `feeRatio` on it. The pro-rata margin is unlocked (CONTRACT_MARGIN_UNLOCK),
  * the PnL booked against the system account (CONTRACT_CLOSE; a loss is capped at the unlocked
  * margin: isolated margin, the system absorbs the rest), then the closing fee (CONTRACT_CLOSE_FEE).
  * A liquidation pays the fee only out of what is left of that margin and forfeits the remainder
  * to the insurance fund (CONTRACT_TRADE), so the user loses exactly the position's margin.
  */
-export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWanted: bigint, price: number, liquidation: boolean): Promise<CloseResult> {
+export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean, exceptOrderId = ''): Promise<CloseResult> {
   const wallet: Wallet = pos.contract;
   const qty = parseMinor(pos.qty);
   const qtyU = qtyWanted < qty ? qtyWanted : qty;
@@ -176,7 +159,6 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
   const margin = parseMinor(pos.margin);
   const costPart = proRata(cost, qtyU, qty);
   const marginPart = proRata(margin, qtyU, qty);
-  const n = notional(rules, scaled(price, rules.pricePrecision), qtyU);
   const gross = pos.side === 'long' ? n - costPart : costPart - n;
   await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow(wallet), user(pos.user_id, wallet), marginPart, pos.symbol);
   let realized: bigint;
@@ -188,7 +170,7 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
     await mv(c, 'CONTRACT_CLOSE', user(pos.user_id, wallet), system(wallet), loss, pos.symbol);
     realized = -loss;
   }
-  const feeDue = feeOf(n, rules.closingFeeRatio);
+  const feeDue = feeOf(n, feeRatio);
   const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : await availableOf(c.trx, pos.user_id, wallet, COIN);
   const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
   await mv(c, 'CONTRACT_CLOSE_FEE', user(pos.user_id, wallet), system(wallet), fee, pos.symbol);
@@ -215,11 +197,14 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
     .where('id', '=', pos.id)
     .execute();
   if (remaining === 0n) {
+    // The position's reduce-only orders (TP/SL, limit closes) end with it; they lock no margin.
     const canceled = await c.trx
       .updateTable('trade_orders')
-      .set({ status: 'canceled', updated_at: c.now })
+      .set({ status: 'canceled', cancel_reason: 'positionClosed', updated_at: c.now })
       .where('position_id', '=', pos.id)
       .where('status', '=', 'pending')
+      .where('id', '!=', exceptOrderId)
+      .where((eb) => eb.or([eb('reduce_only', '=', 1), eb('kind', 'in', REDUCE_KINDS)]))
       .returning('id')
       .execute();
     for (const r of canceled) c.touched.orders.add(r.id);

@@ -7,8 +7,9 @@ import type { TradeFillsTable, TradeOrdersTable, TradePositionsTable } from '../
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { z } from 'zod';
 import type { fillsQuery, ordersQuery } from '../../src/protocol/trading.ts';
-import type { Fill, Order, Position } from '../../src/protocol/trading.ts';
-import { entryPrice, liquidationPrice, marginRatio, pnl, scaled, unscaled } from './formulas.ts';
+import type { CancelReason, Fill, Order, Position } from '../../src/protocol/trading.ts';
+import type { ContractRules } from '../../src/protocol/contractRules.ts';
+import { bracketsOf, entryPrice, makerRate, liquidationPrice, marginRatio, pnl, PPB, scaled, unscaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
 
 /** Rows and their DTOs: the mapping is the only place that turns minor units into decimal strings. */
@@ -43,6 +44,13 @@ export function orderDto(r: OrderRow, coin = 'USDT'): Order {
     sl: r.sl,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    reduceOnly: r.reduce_only === 1,
+    postOnly: r.post_only === 1,
+    timeInForce: r.time_in_force,
+    triggerPrice: r.trigger_price,
+    triggerBy: r.trigger_by,
+    triggered: r.triggered_at !== null,
+    cancelReason: (r.cancel_reason as CancelReason | null) ?? null,
   };
 }
 
@@ -60,6 +68,36 @@ export function fillDto(r: FillRow, coin = 'USDT'): Fill {
     fee: formatMinor(parseMinor(r.fee), coin),
     realizedPnl: formatMinor(parseMinor(r.realized_pnl), coin),
     time: r.created_at,
+    liquidity: r.liquidity,
+  };
+}
+
+/** The contract details (GET /api/trade/rules): rules, maker / taker rates and the maintenance brackets. */
+export function contractRulesDto(rules: Rules): ContractRules {
+  const ratio = (ppb: bigint) => Number(ppb) / Number(PPB);
+  return {
+    symbol: rules.symbol,
+    tickSize: rules.tickSize,
+    qtyStep: rules.qtyStep,
+    minOrderQuantity: rules.minOrderQuantity,
+    maxOrderQuantity: rules.maxOrderQuantity,
+    minLever: rules.minLever,
+    maxLever: rules.maxLever,
+    makerFeeRatio: makerRate(rules),
+    takerFeeRatio: rules.openingFeeRatio,
+    openingFeeRatio: rules.openingFeeRatio,
+    closingFeeRatio: rules.closingFeeRatio,
+    mMarginRatio: rules.mMarginRatio,
+    overnightFeeRatio: rules.overnightFeeRatio,
+    fundingRateRatio: rules.fundingRateRatio,
+    brackets: bracketsOf(rules).map((b) => ({
+      bracket: b.bracket,
+      notionalFloor: formatMinor(b.floor, rules.quote),
+      notionalCap: b.cap === null ? null : formatMinor(b.cap, rules.quote),
+      maxLeverage: b.maxLeverage,
+      mmr: ratio(b.mmrPpb),
+      maintAmount: formatMinor(b.cum, rules.quote),
+    })),
   };
 }
 

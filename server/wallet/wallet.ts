@@ -22,7 +22,7 @@ export const ESCROW_ACCOUNT_ID = 2;
 /** The coins every user sees, even at zero. */
 export const LISTED_COINS = ['USDT'] as const;
 
-/** Frozen (locked margin) of one user per futures wallet, in minor units. */
+/** Frozen (locked margin) of one user per futures wallet, in minor units: every pending order's lock (0 for those that lock none) and every open position's margin. */
 export async function frozenOf(db: Db, userId: number): Promise<Map<Wallet, bigint>> {
   const out = new Map<Wallet, bigint>();
   const orders = await db
@@ -30,7 +30,6 @@ export async function frozenOf(db: Db, userId: number): Promise<Map<Wallet, bigi
     .select(['contract', 'margin'])
     .where('user_id', '=', userId)
     .where('status', '=', 'pending')
-    .where('kind', '=', 'limitOpen')
     .execute();
   const positions = await db
     .selectFrom('trade_positions')

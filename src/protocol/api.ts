@@ -4,8 +4,9 @@ import { conversionSchema, convertBody, convertHistoryQuery, quoteBody, quoteSch
 import { kycDevReviewBody, kycFieldsSchema } from './kyc.ts';
 import { depthQuery, klinesQuery, tradesQuery } from './market.ts';
 import {
-  cancelOrderBody, closePositionBody, fillsQuery, ledgerQuery, ordersQuery, placeOrderBody, positionsQuery, tpslBody, transferBody,
+  cancelOrderBody, closeAllBody, closePositionBody, editOrderBody, fillsQuery, ledgerQuery, ordersQuery, placeOrderBody, positionsQuery, tpslBody, transferBody,
 } from './trading.ts';
+import { rulesQuery } from './contractRules.ts';
 import {
   authTypeBody, bindGoogleBody, checkGoogleCodeBody, loginBody, loginHistoryBody, modifyInfoFields, modifyPasswordBody, outboxQuery, registerBody,
   resetPasswordBody, sendMailCodeBody,
@@ -95,6 +96,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('get', '/api/trade/positions', 'trade', 'Open positions', { ...A, query: positionsQuery, data: 'Position[]' }),
   r('post', '/api/trade/position/close', 'trade', 'Close a position', { ...A, body: closePositionBody }),
   r('post', '/api/trade/position/tpsl', 'trade', 'Set take-profit / stop-loss', { ...A, body: tpslBody }),
+  r('post', '/api/trade/order/edit', 'trade', 'Edit a pending order in place (price, trigger price, quantity)', { ...A, body: editOrderBody, data: 'Order' }),
+  r('post', '/api/trade/position/close-all', 'trade', 'Market-close every open position (optionally one symbol / contract)', { ...A, body: closeAllBody, data: 'Order[]' }),
+  r('get', '/api/trade/rules', 'trade', 'Contract details: maker / taker rates and maintenance margin brackets', { query: rulesQuery, data: 'ContractRules' }),
 
   r('get', '/api/money/networks', 'money', 'Coins, networks, minimums, fees and confirmations', { data: 'ChainRule[]', response: z.array(chainRuleSchema) }),
   r('get', '/api/money/deposit/address', 'money', "The caller's deposit address on a network", { ...A, query: depositAddressQuery, data: 'DepositAddress', response: depositAddressSchema }),

@@ -47,8 +47,11 @@ export interface SymbolInfo {
   qtyPrecision: number;
   minOrderQuantity: number;
   maxOrderQuantity: number;
+  /** Taker rates: a fill that takes liquidity pays openingFeeRatio when it opens, closingFeeRatio when it closes. */
   openingFeeRatio: number;
   closingFeeRatio: number;
+  /** The rate of a fill that rested on the book first (maker); the server's default (0.02 %) when absent. */
+  makerFeeRatio?: number;
   minLever: number;
   maxLever: number;
   mMarginRatio: number;

@@ -38,11 +38,34 @@ export const TRADE_MSG = {
   orderNotFound: 'Order not found',
   orderNotPending: 'Only pending orders can be canceled',
   clientOrderIdConflict: 'clientOrderId already used for a different order',
-  /** One-way mode: an open of the other side while a position or pending open exists. */
-  oppositeSide: 'Close the opposite position or cancel its orders first',
   /** A TP/SL or close order whose side does not close the position. */
   closeSide: 'The order side must close the position',
+  /** Reduce-only with no position, or on the position's own side (Binance -2022). */
+  reduceOnlyWouldIncrease: 'Reduce-only order would increase the position',
+  /** Post-only whose price would match at once (Binance -5022). */
+  postOnlyWouldTake: 'Post-only order would take liquidity',
+  postOnlyLimitOnly: 'Post-only applies to limit orders only',
+  triggerPriceRequired: 'Please enter the trigger price',
+  /** A stop whose trigger is already reached (Binance -2021). */
+  wouldTriggerImmediately: 'Order would trigger immediately',
+  /** Followed by the bracket's maximum, e.g. 'Leverage too high for this position size, max 50x'. */
+  leverageBracket: 'Leverage too high for this position size, max ',
+  editNotAllowed: 'Only pending limit and stop orders can be edited',
+  editNothing: 'Enter a new price or quantity',
+  editQtyBelowFilled: 'Quantity must be above the filled quantity',
+  noPositions: 'No open positions to close',
 } as const;
+
+/** Why an order ended canceled without a user cancel (Order.cancelReason). */
+export const CANCEL_REASONS = ['user', 'ioc', 'fok', 'reduceOnly', 'positionClosed', 'insufficientBalance', 'postOnly', 'rejected'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
+/** Time in force of limit orders: rest until canceled, fill what can be taken now, or all-or-nothing now. */
+export const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK'] as const;
+export type TimeInForce = (typeof TIME_IN_FORCE)[number];
+/** The price a stop order watches: the last trade price or the mark price. */
+export const TRIGGER_BY = ['last', 'mark'] as const;
+export type TriggerBy = (typeof TRIGGER_BY)[number];
 
 export const WALLETS = ['fund', 'spot', 'std', 'perp', 'copy'] as const;
 export const walletSchema = z.enum(WALLETS);
@@ -133,7 +156,13 @@ export type LedgerQuery = z.input<typeof ledgerQuery>;
 
 // ---------------------------------------------------------------- orders
 
-export const ORDER_KINDS = ['limitOpen', 'limitTakeProfit', 'limitStopLoss', 'marketOpen', 'marketClose'] as const;
+/**
+ * Order kinds. `limitOpen` / `marketOpen` net against the position (one-way mode: they open,
+ * increase, reduce, close or flip it; see src/protocol/netting.ts). `limitClose` / `marketClose`,
+ * `limitTakeProfit` and `limitStopLoss` are reduce-only. `stopMarket` / `stopLimit` wait for their
+ * trigger price (last or mark), then act as a market / limit order.
+ */
+export const ORDER_KINDS = ['limitOpen', 'limitTakeProfit', 'limitStopLoss', 'marketOpen', 'marketClose', 'limitClose', 'stopMarket', 'stopLimit'] as const;
 export const orderKindSchema = z.enum(ORDER_KINDS);
 export type OrderKind = z.infer<typeof orderKindSchema>;
 export const orderSideSchema = z.enum(['buy', 'sell']);
@@ -170,6 +199,19 @@ export interface Order {
   sl: number | null;
   createdAt: number;
   updatedAt: number;
+  /* The fields below are always sent by this server; optional so fixtures written before them stay valid. */
+  /** Never increases the position (refused when it would, capped at the position size when it fills). */
+  reduceOnly?: boolean;
+  /** Refused if it would take liquidity when placed: it only ever rests (maker). */
+  postOnly?: boolean;
+  timeInForce?: TimeInForce;
+  /** Stop orders: the price that arms them (buy at or above, sell at or below); null otherwise. */
+  triggerPrice?: number | null;
+  triggerBy?: TriggerBy;
+  /** Stop orders: whether the trigger has been reached (a triggered stop-limit rests at `price`). */
+  triggered?: boolean;
+  /** Why the engine canceled it (IOC / FOK rest, reduce-only with nothing to reduce...); null otherwise. */
+  cancelReason?: CancelReason | null;
 }
 
 const positiveNumber = (msg: string) =>
@@ -191,7 +233,13 @@ const optionalTrigger = (msg: string) =>
  * - limitOpen: `price` required ('Please enter the limit order price!').
  * - marketOpen: `price` ignored; fills at once at the market engine's price.
  * - limitTakeProfit / limitStopLoss: `price` is the trigger, `qty` at most the position size.
- * - marketClose: closes `qty` of the position at the market price.
+ * - marketClose: closes `qty` of the position at the market price; limitClose: at `price` (reduce-only limit).
+ * - stopMarket / stopLimit: `triggerPrice` required (buy above / sell below the `triggerBy` price);
+ *   once reached, a market order / a limit order at `price`.
+ * - reduceOnly: refused when it would increase ('Reduce-only order would increase the position').
+ * - postOnly: limit orders only, refused when it would take at once.
+ * - timeInForce (limit kinds): GTC rests, IOC cancels what it cannot take at once, FOK takes all or nothing.
+ * Prices and quantities may be JSON numbers or decimal strings ('0.001', '60000.5').
  * Quantity, step and leverage are checked against the instrument's rules (messages in TRADE_MSG).
  */
 export const placeOrderBody = z.object({
@@ -205,9 +253,31 @@ export const placeOrderBody = z.object({
   leverage: z.coerce.number().int().min(1).max(1000).default(10),
   tp: optionalTrigger(TRADE_MSG.tpInvalid),
   sl: optionalTrigger(TRADE_MSG.slInvalid),
+  reduceOnly: z.boolean().default(false),
+  postOnly: z.boolean().default(false),
+  timeInForce: z.enum(TIME_IN_FORCE).default('GTC'),
+  triggerPrice: optionalTrigger(TRADE_MSG.triggerPriceRequired),
+  triggerBy: z.enum(TRIGGER_BY).default('last'),
 });
 export type PlaceOrderBody = z.input<typeof placeOrderBody>;
 export type PlaceOrderParsed = z.output<typeof placeOrderBody>;
+
+/**
+ * POST /api/trade/order/edit: changes a pending order's `price` (limit price), `triggerPrice`
+ * (untriggered stops) and/or `qty` in place (same id; a locked margin is released and locked again
+ * at the new values). A new price that crosses the market takes at once, as a new order would.
+ */
+export const editOrderBody = z
+  .object({
+    orderId: z.string().min(1).max(64).optional(),
+    clientOrderId: z.string().min(1).max(64).optional(),
+    price: optionalTrigger(TRADE_MSG.limitPriceRequired),
+    triggerPrice: optionalTrigger(TRADE_MSG.triggerPriceRequired),
+    qty: positiveNumber(TRADE_MSG.minOrderQuantity).optional(),
+  })
+  .refine((b) => b.orderId !== undefined || b.clientOrderId !== undefined, { message: TRADE_MSG.orderNotFound })
+  .refine((b) => b.price !== null || b.triggerPrice !== null || b.qty !== undefined, { message: TRADE_MSG.editNothing });
+export type EditOrderBody = z.input<typeof editOrderBody>;
 
 /** POST /api/trade/order/cancel: by server id or by client order id. */
 export const cancelOrderBody = z
@@ -240,6 +310,8 @@ export interface Fill {
   fee: string;
   realizedPnl: string;
   time: number;
+  /** Maker (a resting order filled) or taker; always sent by this server. */
+  liquidity?: 'maker' | 'taker';
 }
 
 /** GET /api/trade/fills. */
@@ -268,7 +340,7 @@ export interface Position {
   markPrice: number;
   liquidationPrice: number;
   margin: string;
-  /** (margin + unrealizedPnl) / (qty × markPrice); liquidated when it falls to mMarginRatio. */
+  /** (margin + unrealizedPnl) / (qty × markPrice); liquidated when the equity falls to the maintenance margin of its bracket (ContractRules.brackets). */
   marginRatio: number;
   unrealizedPnl: string;
   returnPct: number;
@@ -293,13 +365,25 @@ export const tpslBody = z.object({
 });
 export type TpslBody = z.input<typeof tpslBody>;
 
-/** POST /api/trade/position/close: market-closes `qty` (default the whole position). */
+/**
+ * POST /api/trade/position/close: closes `qty` (default the whole position) at the market, or,
+ * with `price`, places a reduce-only limit close (limitClose, GTC) at that price.
+ */
 export const closePositionBody = z.object({
   positionId: z.string().min(1).max(64),
   qty: positiveNumber(TRADE_MSG.minOrderQuantity).optional(),
+  price: optionalTrigger(TRADE_MSG.limitPriceRequired),
   clientOrderId: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
 });
 export type ClosePositionBody = z.input<typeof closePositionBody>;
+
+/** POST /api/trade/position/close-all: market-closes every open position (optionally of one symbol / contract). */
+export const closeAllBody = z.object({
+  symbol: z.string().trim().toUpperCase().min(1).max(32).optional(),
+  contract: contractKindSchema.optional(),
+});
+export type CloseAllBody = z.input<typeof closeAllBody>;
+
 
 // ---------------------------------------------------------------- user socket
 
@@ -326,5 +410,8 @@ export const TRADING_PATHS = {
   fills: '/api/trade/fills',
   positions: '/api/trade/positions',
   closePosition: '/api/trade/position/close',
+  closeAll: '/api/trade/position/close-all',
+  editOrder: '/api/trade/order/edit',
+  rules: '/api/trade/rules',
   tpsl: '/api/trade/position/tpsl',
 } as const;

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
-import { feeOf, initialMargin, liquidationPrice, notional, scaled, shouldLiquidate } from '../../server/trading/formulas.ts';
+import { bracketsOf, feeOf, initialMargin, liquidationPrice, maintenanceMargin, notional, PPB, scaled, shouldLiquidate } from '../../server/trading/formulas.ts';
 
 /** The shown liquidation price is exactly the first tick at which the engine's liquidation check holds. */
 describe('liquidation price vs liquidation check', () => {
   it('at the shown price the check holds; one tick towards the entry it does not', () => {
     const inst = fc.constantFrom(...INSTRUMENTS.slice(0, 6).map((i) => i.info));
     fc.assert(
-      fc.property(inst, fc.integer({ min: 1, max: 2000 }), fc.double({ min: 0.5, max: 1.5, noNaN: true }), fc.boolean(), fc.integer({ min: 1, max: 100 }), (rules, steps, f, long, lev) => {
+      fc.property(inst, fc.oneof(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 2000, max: 2_000_000 })), fc.double({ min: 0.5, max: 1.5, noNaN: true }), fc.boolean(), fc.integer({ min: 1, max: 100 }), (rules, steps, f, long, lev) => {
         const leverage = Math.min(lev, rules.maxLever);
         const tick = scaled(rules.tickSize, rules.pricePrecision);
         const start = INSTRUMENTS.find((i) => i.info.symbol === rules.symbol)?.startPrice ?? 1;
@@ -36,6 +36,24 @@ describe('liquidation price vs liquidation check', () => {
         const fee = feeOf(n, 0.0005);
         expect(fee * 2000n >= n).toBe(true);
         expect((fee - 1n) * 2000n < n).toBe(true);
+      }),
+    );
+  });
+
+  it('maintenance brackets: rates and amounts never decrease, and the maintenance margin is continuous at every bracket floor', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...INSTRUMENTS.map((i) => i.info)), (rules) => {
+        const list = bracketsOf(rules);
+        expect(list[0]).toMatchObject({ floor: 0n, cum: 0n, maxLeverage: rules.maxLever });
+        for (let i = 1; i < list.length; i++) {
+          const [a, b] = [list[i - 1], list[i]];
+          if (!a || !b) continue;
+          expect(b.floor).toBe(a.cap);
+          expect(b.mmrPpb >= a.mmrPpb && b.cum >= a.cum && b.maxLeverage <= a.maxLeverage).toBe(true);
+          // at the floor both brackets give the same maintenance margin (exactly, before rounding)
+          expect(b.floor * b.mmrPpb - b.cum * PPB).toBe(b.floor * a.mmrPpb - a.cum * PPB);
+          expect(maintenanceMargin(rules, b.floor) >= maintenanceMargin(rules, b.floor - 1n)).toBe(true);
+        }
       }),
     );
   });

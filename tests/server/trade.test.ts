@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
-import { ESCROW_ACCOUNT_ID } from '../../server/wallet/wallet.ts';
 import type { Fill, LedgerEntry, Order } from '../../src/protocol/trading.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
 import { call } from './harness.ts';
-import { startTrading } from './tradeHarness.ts';
+import { checkBooks, startTrading } from './tradeHarness.ts';
 import type { TradeHarness } from './tradeHarness.ts';
 
 /**
@@ -20,17 +18,6 @@ afterEach(async () => {
 
 async function ledger(th: TradeHarness, query = ''): Promise<Page<LedgerEntry>> {
   return (await call<Page<LedgerEntry>>(th.h, `/wallet/ledger${query}`, { token: th.token })).data;
-}
-
-/** Escrow holds exactly the users' frozen margin, and every balance equals its ledger sum. */
-async function checkBooks(th: TradeHarness): Promise<void> {
-  const frozen = (await th.balance('perp')).frozen;
-  const escrow = (await balancesOf(th.h.db, ESCROW_ACCOUNT_ID)).find((b) => b.wallet === 'perp');
-  expect(((escrow?.amount ?? 0n) === 0n ? '0.000000' : (Number(escrow?.amount) / 1e6).toFixed(6))).toBe(frozen);
-  for (const b of await balancesOf(th.h.db, th.userId)) {
-    expect(await ledgerSum(th.h.db, th.userId, b.wallet, b.asset)).toBe(b.amount);
-    expect(b.amount >= 0n).toBe(true);
-  }
 }
 
 describe('market open and close (hand-computed)', () => {
@@ -117,8 +104,8 @@ describe('limit orders', () => {
 
     const c = await call<Order>(t.h, '/trade/order/cancel', { token: t.token, body: { orderId: b.data.id } });
     expect(c.data).toMatchObject({ status: 'canceled', margin: '0.000000' });
-    // 10000 - 590 - fee 2.95
-    expect(await t.balance('perp')).toMatchObject({ available: '9407.050000', frozen: '590.000000' });
+    // 10000 - 590 - maker fee 5900 × 0.02 % = 1.18 (the order rested, so it pays the maker rate)
+    expect(await t.balance('perp')).toMatchObject({ available: '9408.820000', frozen: '590.000000' });
     expect((await ledger(t, '?type=CONTRACT_CANCEL')).list.map((e) => e.amount)).toEqual(['580.000000']);
     const again = await call(t.h, '/trade/order/cancel', { token: t.token, body: { orderId: b.data.id } });
     expect(again.msg).toBe('Only pending orders can be canceled');
@@ -166,9 +153,13 @@ describe('validation messages', () => {
     expect(await msg({ tp: 59_000 })).toBe('Invalid take-profit price');
     expect(await msg({ sl: 61_000 })).toBe('Invalid stop-loss price');
     expect((await t.place({})).code).toBe(200);
-    expect(await msg({ side: 'sell' })).toBe('Close the opposite position or cancel its orders first');
     expect(await msg({ kind: 'marketClose', side: 'buy' })).toBe('The order side must close the position');
     expect(await msg({ kind: 'marketClose', side: 'sell', qty: 0.2 })).toBe('Close quantity exceeds the position size');
+    expect(await msg({ side: 'buy', reduceOnly: true })).toBe('Reduce-only order would increase the position');
+    // One-way netting: an order on the other side is no longer refused; it closes the long exactly.
+    expect(await msg({ side: 'sell' })).toBe('success');
+    expect(await t.positions()).toEqual([]);
+    expect(await msg({ side: 'sell', reduceOnly: true })).toBe('Reduce-only order would increase the position');
     const noAuth = await call(t.h, '/trade/order', { body: { clientOrderId: 'x' } });
     expect(noAuth.code).toBe(401);
   });

@@ -1,4 +1,8 @@
+import { expect } from 'vitest';
+import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
+import { formatMinor } from '../../server/db/money.ts';
 import { resolveToken } from '../../server/http/auth.ts';
+import { ESCROW_ACCOUNT_ID } from '../../server/wallet/wallet.ts';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
 import { ControlledMarketSource } from '../../server/trading/controlledSource.ts';
 import type { TradingEngine } from '../../server/trading/engine.ts';
@@ -87,4 +91,15 @@ export async function startTrading(email = 'trader@example.com'): Promise<TradeH
     },
     close: () => h.close(),
   };
+}
+
+/** Escrow holds exactly the user's frozen perp margin; every balance equals its ledger sum and is not negative. */
+export async function checkBooks(th: TradeHarness): Promise<void> {
+  const frozen = (await th.balance('perp')).frozen;
+  const escrow = (await balancesOf(th.h.db, ESCROW_ACCOUNT_ID)).find((b) => b.wallet === 'perp')?.amount ?? 0n;
+  expect(formatMinor(escrow, 'USDT')).toBe(frozen);
+  for (const b of await balancesOf(th.h.db, th.userId)) {
+    expect(await ledgerSum(th.h.db, th.userId, b.wallet, b.asset)).toBe(b.amount);
+    expect(b.amount >= 0n).toBe(true);
+  }
 }

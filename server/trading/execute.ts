@@ -1,0 +1,267 @@
+import { Code } from '../../src/protocol/envelope.ts';
+import { netUnits } from '../../src/protocol/netting.ts';
+import { TRADE_MSG } from '../../src/protocol/trading.ts';
+import type { CancelReason } from '../../src/protocol/trading.ts';
+import type { DepthSnapshot } from '../../src/protocol/market.ts';
+import { parseMinor } from '../db/money.ts';
+import { Rejection } from '../http/errors.ts';
+import { availableOf } from '../wallet/wallet.ts';
+import { bracketFor, entryPrice, makerRate, feeOf, initialMargin, notional, proRata, scaled, unscaled } from './formulas.ts';
+import type { Rules } from './formulas.ts';
+import { takeFromBook, wouldTake } from './matching.ts';
+import type { Execution } from './matching.ts';
+import { closePart, COIN, lockMargin, openPart, REDUCE_KINDS, releaseOrderMargin } from './settle.ts';
+import type { Ctx } from './settle.ts';
+import { newId, openPosition } from './store.ts';
+import type { OrderRow, PositionRow } from './store.ts';
+
+/**
+ * Executions with one-way netting (docs/TRADING.md "Netting"): an execution of an order first closes
+ * what it can of an opposite position (closePart: margin unlock, PnL, closing fee), then opens or
+ * increases its own side with the rest (openPart: margin, opening fee). Each part writes its own fill
+ * row and ledger postings. Maker fills (a resting order the market reached) pay the maker rate, taking
+ * fills the taker rate (openingFeeRatio / closingFeeRatio).
+ */
+
+/** What the caller of {@link executeFill} already knows. */
+export interface FillAt {
+  known?: PositionRow | null;
+  unsaved?: boolean;
+}
+
+/** Prices and the book the order code reads from the market source. */
+export interface MarketView {
+  rules(symbol: string): Rules | undefined;
+  lastPrice(symbol: string): number | undefined;
+  markPrice(symbol: string): number | undefined;
+  book(symbol: string): DepthSnapshot | undefined;
+}
+
+export const reject = (msg: string): never => {
+  throw new Rejection(Code.badRequest, msg);
+};
+
+export function isReduceOnly(o: OrderRow): boolean {
+  return o.reduce_only === 1 || REDUCE_KINDS.includes(o.kind);
+}
+
+export const qtyUnits = (o: OrderRow, rules: Rules): bigint => scaled(o.qty, rules.qtyPrecision);
+export const executedUnits = (o: OrderRow, rules: Rules): bigint => scaled(o.executed_qty, rules.qtyPrecision);
+
+/** The user's open position on a symbol and contract, read inside the transaction. */
+export function openPositionOf(c: Ctx, userId: number, symbol: string, contract: 'perp' | 'std'): Promise<PositionRow | undefined> {
+  return openPosition(c.trx, userId, symbol, contract);
+}
+
+async function fillRow(c: Ctx, o: OrderRow, rules: Rules, posId: string, qtyU: bigint, n: bigint, fee: bigint, realized: bigint, liquidity: 'maker' | 'taker'): Promise<void> {
+  await c.trx
+    .insertInto('trade_fills')
+    .values({
+      user_id: o.user_id, order_id: o.id, position_id: posId, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side,
+      price: entryPrice(rules, n, qtyU), qty: unscaled(qtyU, rules.qtyPrecision), fee: fee.toString(), realized_pnl: realized.toString(),
+      created_at: c.now, liquidity,
+    })
+    .execute();
+}
+
+/**
+ * Executes `exec` of order `o` against the user's position, netting one-way. `lock` is margin already
+ * in escrow for exactly `exec.qtyU` (a resting order's), 0n when none: the part of it the opening part
+ * does not use is released (CONTRACT_CANCEL). A reduce-only order is capped at the position and never
+ * opens. Throws a Rejection (the caller's transaction rolls back) when the opening part cannot be paid
+ * or its leverage exceeds the bracket of the resulting notional. Returns the quantity executed and the order row as updated.
+ * `at.known`: the user's open position on the symbol as read earlier in this same transaction (saves a
+ * read); `at.unsaved`: the order row is not in the database yet and is inserted with its result (a
+ * market order at placement: one write instead of an insert and an update).
+ */
+export async function executeFill(
+  c: Ctx, o: OrderRow, rules: Rules, exec: Execution, liquidity: 'maker' | 'taker', lock: bigint, at: FillAt = {},
+): Promise<{ done: bigint; row: OrderRow }> {
+  const nothing = async () => {
+    if (at.unsaved) await c.trx.insertInto('trade_orders').values(o).execute();
+    return { done: 0n, row: o };
+  };
+  if (exec.qtyU <= 0n) return nothing();
+  const pos = at.known !== undefined ? at.known : ((await openPositionOf(c, o.user_id, o.symbol, o.contract)) ?? null);
+  const net = netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, o.side, exec.qtyU, isReduceOnly(o));
+  if (net.kind === 'refused') return nothing();
+  const total = net.closeQty + net.openQty;
+  const n = proRata(exec.notional, total, exec.qtyU);
+  const closeN = proRata(n, net.closeQty, total);
+  const openN = n - closeN;
+  const maker = liquidity === 'maker';
+  const makerFee = makerRate(rules);
+  let fee = 0n;
+  let realized = 0n;
+  let finalPos = pos;
+  if (net.closeQty > 0n && pos) {
+    const r = await closePart(c, pos, rules, net.closeQty, closeN, maker ? makerFee : rules.closingFeeRatio, false, o.id);
+    await fillRow(c, o, rules, pos.id, net.closeQty, closeN, r.fee, r.realized, liquidity);
+    fee += r.fee;
+    realized += r.realized;
+  }
+  if (net.openQty > 0n) {
+    // The opening part is on the order's side: an increase of that position, or a new one (after a flip, a new row).
+    const same = pos && net.kind === 'increase' ? pos : null;
+    const fromLock = lock > 0n ? proRata(lock, net.openQty, exec.qtyU) : null;
+    if (lock > 0n && fromLock !== null && fromLock < lock) await releaseOrderMargin(c, o.user_id, o.contract, lock - fromLock, o.symbol);
+    const feeRatio = maker ? makerFee : rules.openingFeeRatio;
+    const bracket = bracketFor(rules, (same ? parseMinor(same.cost) : 0n) + openN);
+    if (o.leverage > bracket.maxLeverage) reject(`${TRADE_MSG.leverageBracket}${bracket.maxLeverage}x`);
+    let avail: bigint | undefined;
+    if (fromLock === null) {
+      avail = await availableOf(c.trx, o.user_id, o.contract, COIN);
+      if (avail < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) reject(TRADE_MSG.insufficientBalance);
+    }
+    const opened = await openPart(c, o, rules, same, net.openQty, openN, feeRatio, fromLock, avail);
+    await fillRow(c, o, rules, opened.pos.id, net.openQty, openN, opened.fee, 0n, liquidity);
+    fee += opened.fee;
+    finalPos = opened.pos;
+    if (o.tp !== null) await replaceTrigger(c, opened.pos, rules, 'limitTakeProfit', o.tp);
+    if (o.sl !== null) await replaceTrigger(c, opened.pos, rules, 'limitStopLoss', o.sl);
+  } else if (lock > 0n) {
+    await releaseOrderMargin(c, o.user_id, o.contract, lock, o.symbol);
+  }
+  const executed = executedUnits(o, rules) + total;
+  const execN = parseMinor(o.exec_notional) + n;
+  const done = executed >= qtyUnits(o, rules);
+  const avg = entryPrice(rules, execN, executed);
+  const set = {
+      executed_qty: unscaled(executed, rules.qtyPrecision),
+      exec_notional: execN.toString(),
+      avg_price: avg,
+      price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? avg : o.price,
+      fee: (parseMinor(o.fee) + fee).toString(),
+      realized_pnl: (parseMinor(o.realized_pnl) + realized).toString(),
+      position_id: finalPos?.id ?? o.position_id,
+      status: done ? 'filled' : o.status,
+      margin: lock > 0n || done ? '0' : o.margin,
+      updated_at: c.now,
+  } satisfies Partial<OrderRow>;
+  if (at.unsaved) await c.trx.insertInto('trade_orders').values({ ...o, ...set }).execute();
+  else await c.trx.updateTable('trade_orders').set(set).where('id', '=', o.id).execute();
+  c.touched.orders.add(o.id);
+  c.touched.symbols.add(o.symbol);
+  // Nothing else in this function writes the order row: the merge is what the database now holds.
+  return { done: total, row: { ...o, ...set } };
+}
+
+/** Ends a pending order without a fill of the rest: its locked margin goes back (CONTRACT_CANCEL). */
+export async function cancelWith(c: Ctx, o: OrderRow, reason: CancelReason): Promise<void> {
+  await releaseOrderMargin(c, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
+  await c.trx.updateTable('trade_orders').set({ status: 'canceled', margin: '0', cancel_reason: reason, updated_at: c.now }).where('id', '=', o.id).execute();
+  c.touched.orders.add(o.id);
+  if (o.position_id !== null) c.touched.positions.add(o.position_id);
+}
+
+export async function reread(c: Ctx, id: string): Promise<OrderRow> {
+  return c.trx.selectFrom('trade_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A market execution (marketOpen, marketClose, a triggered stopMarket): takes from the book, then ends filled or canceled. */
+export async function workMarket(c: Ctx, m: MarketView, o: OrderRow, rules: Rules, at: FillAt = {}): Promise<OrderRow> {
+  const want = qtyUnits(o, rules) - executedUnits(o, rules);
+  const exec = takeFromBook(rules, o.side, want, null, m.book(o.symbol), m.lastPrice(o.symbol));
+  if (exec.qtyU === 0n) reject(TRADE_MSG.noPrice);
+  const { done, row } = await executeFill(c, o, rules, exec, 'taker', 0n, at);
+  if (done === want) return row;
+  await cancelWith(c, row, isReduceOnly(o) ? 'reduceOnly' : 'ioc');
+  return reread(c, o.id);
+}
+
+/**
+ * A limit order working now (placement, a stop-limit's trigger, an edit): takes what crosses, then
+ * by time in force: GTC rests the rest as maker (a non-reduce-only order locks its margin at the limit
+ * price), IOC cancels the rest, FOK takes all or nothing. A post-only that would take is refused.
+ * `placing`: refusals throw (the request fails, nothing is written); otherwise the order is canceled
+ * with the reason.
+ */
+export async function workLimit(c: Ctx, m: MarketView, o: OrderRow, rules: Rules, placing: boolean): Promise<OrderRow> {
+  const limitU = scaled(o.price, rules.pricePrecision);
+  const book = m.book(o.symbol);
+  const last = m.lastPrice(o.symbol);
+  if (o.post_only === 1 && wouldTake(rules, o.side, limitU, book, last)) {
+    if (placing) reject(TRADE_MSG.postOnlyWouldTake);
+    await cancelWith(c, o, 'postOnly');
+    return reread(c, o.id);
+  }
+  const want = qtyUnits(o, rules) - executedUnits(o, rules);
+  const exec = takeFromBook(rules, o.side, want, limitU, book, last);
+  if (o.time_in_force === 'FOK' && exec.qtyU < want) {
+    await cancelWith(c, o, 'fok');
+    return reread(c, o.id);
+  }
+  if (exec.qtyU > 0n) {
+    const { done } = await executeFill(c, o, rules, exec, 'taker', 0n);
+    if (done < exec.qtyU) {
+      // A reduce-only order met a smaller position: the rest can never execute.
+      await cancelWith(c, await reread(c, o.id), 'reduceOnly');
+      return reread(c, o.id);
+    }
+  }
+  const now = await reread(c, o.id);
+  if (now.status !== 'pending') return now;
+  if (o.time_in_force !== 'GTC') {
+    await cancelWith(c, now, 'ioc');
+    return reread(c, o.id);
+  }
+  if (!isReduceOnly(o)) {
+    const rest = qtyUnits(now, rules) - executedUnits(now, rules);
+    const lock = initialMargin(notional(rules, limitU, rest), o.leverage);
+    const reserve = feeOf(notional(rules, limitU, rest), makerRate(rules));
+    if ((await availableOf(c.trx, o.user_id, o.contract, COIN)) < lock + reserve) {
+      if (placing) reject(TRADE_MSG.insufficientBalance);
+      await cancelWith(c, now, 'insufficientBalance');
+      return reread(c, o.id);
+    }
+    await lockMargin(c, o.user_id, o.contract, lock, o.symbol);
+    await c.trx.updateTable('trade_orders').set({ margin: lock.toString() }).where('id', '=', o.id).execute();
+  }
+  c.touched.orders.add(o.id);
+  return reread(c, o.id);
+}
+
+/** Replaces the pending TP (or SL) order of a position by one for its whole size at `price` (null: just cancel). */
+export async function replaceTrigger(c: Ctx, pos: PositionRow, rules: Rules, kind: 'limitTakeProfit' | 'limitStopLoss', price: number | null): Promise<void> {
+  const old = await c.trx
+    .updateTable('trade_orders')
+    .set({ status: 'canceled', cancel_reason: 'user', updated_at: c.now })
+    .where('position_id', '=', pos.id)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  for (const r of old) c.touched.orders.add(r.id);
+  if (price === null) return;
+  const id = newId('O', c.now);
+  await c.trx
+    .insertInto('trade_orders')
+    .values({
+      ...orderDefaults,
+      id, user_id: pos.user_id, client_order_id: `${kind === 'limitTakeProfit' ? 'tp' : 'sl'}-${id}`, symbol: pos.symbol, contract: pos.contract, kind,
+      side: pos.side === 'long' ? 'sell' : 'buy', price, qty: unscaled(parseMinor(pos.qty), rules.qtyPrecision), leverage: pos.leverage,
+      position_id: pos.id, reduce_only: 1, created_at: c.now, updated_at: c.now,
+    })
+    .execute();
+  c.touched.orders.add(id);
+}
+
+/** Column defaults of a new order row (pending, nothing executed, no options). */
+export const orderDefaults = {
+  status: 'pending',
+  executed_qty: 0,
+  avg_price: 0,
+  fee: '0',
+  realized_pnl: '0',
+  margin: '0',
+  tp: null,
+  sl: null,
+  reduce_only: 0,
+  post_only: 0,
+  time_in_force: 'GTC',
+  trigger_price: null,
+  trigger_by: 'last',
+  triggered_at: null,
+  cancel_reason: null,
+  exec_notional: '0',
+} as const satisfies Partial<OrderRow>;
