@@ -99,13 +99,17 @@ export function rsiSeries(src: readonly number[], n: number): Series {
   }
   gain /= n;
   loss /= n;
-  const value = (): number => (gain + loss === 0 ? 50 : (100 * gain) / (gain + loss));
-  out[n] = value();
+  // Flat: average moves below 1e-9 of the price are no movement at any display precision. Wilder's
+  // smoothing never forgets, so without this a window flat for hundreds of candles would show the
+  // ratio of two float residues (~1e-80) of a move long gone, and a chart holding only the last
+  // candles would disagree with one holding them all.
+  const value = (price: number): number => (gain + loss <= 1e-9 * Math.abs(price) ? 50 : (100 * gain) / (gain + loss));
+  out[n] = value(src[n] as number);
   for (let i = n + 1; i < src.length; i++) {
     const ch = (src[i] as number) - (src[i - 1] as number);
     gain = (gain * (n - 1) + (ch > 0 ? ch : 0)) / n;
     loss = (loss * (n - 1) + (ch < 0 ? -ch : 0)) / n;
-    out[i] = value();
+    out[i] = value(src[i] as number);
   }
   return out;
 }

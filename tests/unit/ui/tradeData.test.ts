@@ -99,6 +99,24 @@ describe('incremental indicator tail', () => {
   });
 });
 
+describe('RSI on a long flat market', () => {
+  it('a move hundreds of candles back leaves no trace: tail and full history both say 50 (fast-check counterexample)', () => {
+    // Shape of a shrunk counterexample: one small move early, float-sized ones later, then nothing.
+    const moves = new Map([[36, 0.0019], [70, -1e-7], [76, -8e-6], [330, -4.7e-8], [386, -3e-12]]);
+    let p = 100;
+    const cs: Candle[] = Array.from({ length: INDICATOR_TAIL_WINDOW + 120 }, (_, i) => {
+      const o = p;
+      p *= 1 + (moves.get(i) ?? 0);
+      return { t: i * 60_000, o, h: Math.max(o, p) * 1.002, l: Math.min(o, p) * 0.998, c: p, v: 1 };
+    });
+    const tail = indicatorTail('RSI', cs, 1, PALETTE);
+    for (const line of indicatorLines('RSI', cs, PALETTE)) {
+      expect(line.data.at(-1)?.value, line.key).toBe(50);
+      expect(tail.get(line.key)?.[0]?.value, line.key).toBe(50);
+    }
+  });
+});
+
 describe('depth geometry', () => {
   it('puts the best prices around the middle and the largest total at the top', () => {
     const g = depthGeometry([{ price: 99, total: 1 }, { price: 98, total: 3 }], [{ price: 101, total: 2 }, { price: 102, total: 4 }], 200, 100);
