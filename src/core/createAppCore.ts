@@ -10,8 +10,8 @@ import type { InboundFrame, SocketLogic } from '../machines/socketMachine.ts';
 import { provideSocket } from '../machines/socketMachine.ts';
 import { createScreenActors, type ScreenActors } from './screenActors.ts';
 import type { Ports } from '../ports/types.ts';
-import type { EventLog } from './eventLog.ts';
-import { createEventLog } from './eventLog.ts';
+import type { EventLog } from '../ports/eventLog.ts';
+import { createEventLog } from '../ports/eventLog.ts';
 import { createRecordingPorts } from '../ports/recording.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';

@@ -1,5 +1,5 @@
 import type { AppCore } from '../createAppCore.ts';
-import type { LogRecord } from '../eventLog.ts';
+import type { LogRecord } from '../../ports/eventLog.ts';
 import { createReplayHandle, takeCheckpoint, type ReplayHandle } from './driver.ts';
 import { parseReplayText, ReplayParseError } from './parse.ts';
 import type { IntentActor } from './record.ts';

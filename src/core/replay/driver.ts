@@ -1,7 +1,7 @@
 import type { AnyActorRef } from 'xstate';
 import { createAppCore, type AppCore } from '../createAppCore.ts';
-import type { LogRecord } from '../eventLog.ts';
-import { hashState } from '../stateHash.ts';
+import type { LogRecord } from '../../ports/eventLog.ts';
+import { hashState } from '../../ports/stateHash.ts';
 import { createReplayPorts, type Divergence, type ReplayPortsController } from '../../ports/replay.ts';
 import type { ParsedLog } from './parse.ts';
 import { INTENT_ACTORS, type IntentActor } from './record.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 import { createAppCore } from '../../../src/core/createAppCore.ts';
 import type { CoreOutput } from '../../../src/machines/sessionMachine.ts';
 import { createMemoryStorage, createScriptedHttp, createScriptedSocketFactory, envelope } from '../../../src/ports/fakes.ts';
