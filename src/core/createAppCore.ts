@@ -17,6 +17,7 @@ import { createMarketStreams, type MarketReducers, type MarketStreams } from './
 import { createUserStreams, type UserStreams } from './userStreams.ts';
 import { createScreenMachines, type ScreenMachines } from './screenMachines.ts';
 import { createUiTimers, type UiTimers } from './timers.ts';
+import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -43,7 +44,7 @@ export interface AppCore {
   /** The mounted screens' actors as the replay reaches them, and the hook that records their intents (src/core/screenActors.ts). */
   screens: ScreenActors;
   /** Every stream of the market and of the user, per symbol / contract (src/core/marketStreams.ts, userStreams.ts). */
-  streams: { market: MarketStreams; user: UserStreams };
+  streams: { market: MarketStreams; user: UserStreams; queries: LiveQueries };
   /** The lifecycle machines of the screens (order ticket, KYC, compensation, coupon): src/core/screenMachines.ts. */
   machines: ScreenMachines;
   /** Cosmetic UI time (carousel, countdowns) on the unrecorded clock: src/core/timers.ts. */
@@ -173,6 +174,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const streams = {
     market: createMarketStreams({ frames$: marketFrames$, api, clock, log, socket: market, topics: topics$, defer: options.defer, reducers: options.marketReducers }),
     user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer }),
+    queries: createLiveQueries({ api, userFrames$, defer: options.defer }),
   };
   user$ = streams.user;
   const screens = createScreenActors();
