@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { DepthDiffFrame, DepthFrame, DepthSnapshotFrame, Level } from '../src/protocol/market.ts';
-import { fixtureFrames, parseMarketFixture } from '../src/streams/fixture.ts';
+import { fixtureFrames, parseMarketFixture } from '../src/protocol/fixture.ts';
 import { initialOrderBook, reduceOrderBook, type OrderBookState } from '../src/streams/orderBook.ts';
 
 type Figures = Record<string, number | string>;

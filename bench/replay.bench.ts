@@ -3,7 +3,7 @@ import { replayLog } from '../src/core/replay/driver.ts';
 import { parseReplayText } from '../src/core/replay/parse.ts';
 import { createRecordedCore } from '../src/core/replay/record.ts';
 import { buildSupportBundle } from '../src/core/supportBundle.ts';
-import { VirtualClock } from '../src/core/virtualClock.ts';
+import { VirtualClock } from '../src/ports/virtualClock.ts';
 import { createMemoryStorage, createScriptedHttp, createScriptedSocketFactory } from '../src/ports/fakes.ts';
 import { simulatedMarketLog } from '../replay/simulatedLog.ts';
 

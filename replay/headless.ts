@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseReplayText, ReplayParseError, type ParsedLog } from '../src/core/replay/parse.ts';
 import { replayLog, type Checkpoint, type ReplayOptions, type ReplayResult } from '../src/core/replay/driver.ts';
 import { describe } from '../src/core/replay/diff.ts';
-import type { LogRecord } from '../src/core/eventLog.ts';
+import type { LogRecord } from '../src/ports/eventLog.ts';
 
 /**
  * Node-side helpers of the replay CLI (and of the scenario tests): read a file into a parsed log

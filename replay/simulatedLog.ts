@@ -1,5 +1,5 @@
 import { createSimulator } from '../server/market/simulator.ts';
-import { LOG_FORMAT, LOG_VERSION } from '../src/core/eventLog.ts';
+import { LOG_FORMAT, LOG_VERSION } from '../src/ports/eventLog.ts';
 import type { MarketFrame } from '../src/protocol/market.ts';
 
 /**

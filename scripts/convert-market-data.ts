@@ -1,6 +1,6 @@
 /**
  * Converts the cryptofeed Binance recordings in fixtures/market-data/ into the project's market
- * fixture format (src/streams/fixture.ts, docs/STREAMS.md):
+ * fixture format (src/protocol/fixture.ts, docs/STREAMS.md):
  *
  *   npx tsx scripts/convert-market-data.ts            # writes fixtures/market-data/binance-*.jsonl
  *   npx tsx scripts/convert-market-data.ts --check    # exits 1 if the committed outputs differ
@@ -31,7 +31,7 @@ import {
   type MarketFixture,
   type MarketFixtureRecord,
   type BookCheckpoint,
-} from '../src/streams/fixture.ts';
+} from '../src/protocol/fixture.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'market-data');
 

@@ -6,7 +6,7 @@ import { createRecordedCore, type RecordedCore } from '../src/core/replay/record
 import { parseReplayText } from '../src/core/replay/parse.ts';
 import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
-import type { LogRecord } from '../src/core/eventLog.ts';
+import type { LogRecord } from '../src/ports/eventLog.ts';
 import { latestMails } from '../server/db/repos/mailCodes.ts';
 import { orderBookStreams } from '../src/streams/wire.ts';
 import type { MarketFrame } from '../src/protocol/market.ts';

@@ -23,7 +23,7 @@ import type { Db } from '../server/db/connection.ts';
 import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
 import { parseReplayText, type ParsedLog } from '../src/core/replay/parse.ts';
-import type { LogRecord } from '../src/core/eventLog.ts';
+import type { LogRecord } from '../src/ports/eventLog.ts';
 
 /**
  * `npm run build && npx tsx scripts/record-ui-session.ts [--only <name>] [--out fixtures/sessions]`

@@ -10,7 +10,7 @@ import { dbFile, openDb, type Db } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrations.ts';
 import { seedDemo } from '../server/db/seed.ts';
 import { createPlatform } from '../server/platform.ts';
-import { VirtualClock } from '../src/core/virtualClock.ts';
+import { VirtualClock } from '../src/ports/virtualClock.ts';
 import { createBrowserHttp, createBrowserSocket, createMemoryStorage } from '../src/ports/index.ts';
 import type { Ports, SocketFactory } from '../src/ports/types.ts';
 

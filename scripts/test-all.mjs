@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every runner in turn (typecheck, lint, vitest, build, Playwright), then one line of totals.
+// `npm test`: every runner in turn (typecheck, lint, layers, vitest, build, Playwright), then one line of totals.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 
@@ -33,6 +33,11 @@ if (want('typecheck')) {
 if (want('lint')) {
   const r = run('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
   rows.push({ name: 'lint', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+}
+if (want('layers')) {
+  // Import direction protocol ← ports ← domain ← core ← ui, server → src/protocol only, no folder cycles.
+  const r = run('layers', 'npx', ['tsx', 'scripts/check-layers.ts']);
+  rows.push({ name: 'layers', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
 }
 if (want('vitest')) {
   const out = `${reports}/vitest.json`;

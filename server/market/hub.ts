@@ -1,6 +1,6 @@
 import type { WebSocket, RawData } from 'ws';
 import { clientMessageSchema, IDLE_TIMEOUT_MS, MAX_TOPICS_PER_CONNECTION, type MarketFrame } from '../../src/protocol/market.ts';
-import type { Clock } from '../../src/ports/types.ts';
+import type { ServerClock } from '../http/deps.ts';
 import { topicOf, type MarketSource } from './source.ts';
 import { parseTopic, type ParsedTopic } from './topics.ts';
 
@@ -14,7 +14,7 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export interface HubOptions {
   source: MarketSource;
   /** Only `now()` is used; the server's clock (`ServerClock`) fits. */
-  clock: Pick<Clock, 'now'>;
+  clock: ServerClock;
   idleTimeoutMs?: number;
   maxBufferedBytes?: number;
   maxTopics?: number;
@@ -43,7 +43,7 @@ const OPEN = 1; // WebSocket.OPEN
  */
 export class MarketHub {
   private readonly source: MarketSource;
-  private readonly clock: Pick<Clock, 'now'>;
+  private readonly clock: ServerClock;
   private readonly idleTimeoutMs: number;
   private readonly maxBufferedBytes: number;
   private readonly maxTopics: number;

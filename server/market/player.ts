@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Candle, DepthSnapshot, KlineInterval, Level, MarketFrame, SymbolInfo, Ticker, Trade } from '../../src/protocol/market.ts';
-import { parseMarketFixture, type MarketFixture } from '../../src/streams/fixture.ts';
+import { parseMarketFixture, type MarketFixture } from '../../src/protocol/fixture.ts';
 import { buildTicker, CandleSeries, makeUnits, type Units } from './candleSeries.ts';
 import { decimalsOf, findInstrument } from './instruments.ts';
 import type { FrameListener, MarketSource } from './source.ts';

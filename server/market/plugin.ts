@@ -3,14 +3,14 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import { fail, ok, type Envelope } from '../../src/protocol/envelope.ts';
 import { depthQuery, klinesQuery, tradesQuery } from '../../src/protocol/market.ts';
-import type { Clock } from '../../src/ports/types.ts';
+import type { ServerClock } from '../http/deps.ts';
 import { MarketHub } from './hub.ts';
 import type { MarketSource } from './source.ts';
 
 export interface MarketPluginOptions {
   source: MarketSource;
   /** Only `now()` is used; the server's clock (`ServerClock`) fits. */
-  clock: Pick<Clock, 'now'>;
+  clock: ServerClock;
   /** How often the source is advanced to `clock.now()` and idle sockets are swept; 0 disables the timer (tests drive `source.advanceTo` themselves). Default 100. */
   tickMs?: number;
   /** Default IDLE_TIMEOUT_MS. */

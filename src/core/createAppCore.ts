@@ -1,7 +1,6 @@
 import { createActor } from 'xstate';
 import type { Actor } from 'xstate';
-import { Subject } from 'rxjs';
-import type { Observable } from 'rxjs';
+import { distinctUntilChanged, Observable, Subject } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import { createApiClient } from '../api/client.ts';
 import type { CoreOutput, SessionLogic } from '../machines/sessionMachine.ts';
@@ -10,9 +9,15 @@ import type { InboundFrame, SocketLogic } from '../machines/socketMachine.ts';
 import { provideSocket } from '../machines/socketMachine.ts';
 import { createScreenActors, type ScreenActors } from './screenActors.ts';
 import type { Ports } from '../ports/types.ts';
-import type { EventLog } from './eventLog.ts';
-import { createEventLog } from './eventLog.ts';
+import type { EventLog } from '../ports/eventLog.ts';
+import { createEventLog } from '../ports/eventLog.ts';
 import { createRecordingPorts } from '../ports/recording.ts';
+import type { Http } from '../ports/types.ts';
+import { createMarketStreams, type MarketReducers, type MarketStreams } from './marketStreams.ts';
+import { createUserStreams, type UserStreams } from './userStreams.ts';
+import { createScreenMachines, type ScreenMachines } from './screenMachines.ts';
+import { createUiTimers, type UiTimers } from './timers.ts';
+import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -36,10 +41,28 @@ export interface AppCore {
   marketFrames$: Observable<InboundFrame>;
   /** Parsed user socket frames. */
   userFrames$: Observable<InboundFrame>;
-  /** The mounted screens' own actors and the hook that records their intents (src/core/screenActors.ts). */
+  /** The mounted screens' actors as the replay reaches them, and the hook that records their intents (src/core/screenActors.ts). */
   screens: ScreenActors;
+  /** Every stream of the market and of the user, per symbol / contract (src/core/marketStreams.ts, userStreams.ts). */
+  streams: { market: MarketStreams; user: UserStreams; queries: LiveQueries };
+  /** The lifecycle machines of the screens (order ticket, KYC, compensation, coupon): src/core/screenMachines.ts. */
+  machines: ScreenMachines;
+  /** Cosmetic UI time (carousel, countdowns) on the unrecorded clock: src/core/timers.ts. */
+  timers: UiTimers;
+  /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
+  state(): CoreState;
+  /** Invariant violations visible in the streams now. */
+  violations(): string[];
   /** Stops every actor (closing sockets) and completes the streams. */
   stop(): void;
+}
+
+/** The hashable state of the core (see {@link AppCore.state}). */
+export interface CoreState {
+  session: unknown;
+  market: unknown;
+  user: unknown;
+  streams: Record<string, unknown>;
 }
 
 export interface AppCoreOptions {
@@ -51,6 +74,10 @@ export interface AppCoreOptions {
   record?: boolean;
   /** Ring budget of a new log in bytes. */
   logBytes?: number;
+  /** Runs `fn` after the current synchronous work (topic batching, reloads); default queueMicrotask. */
+  defer?: (fn: () => void) => void;
+  /** Replaces market stream reducers (tests: a changed reducer must change the replay hash). */
+  marketReducers?: Partial<MarketReducers>;
   marketUrl?: string;
   userUrl?: string;
 }
@@ -73,8 +100,17 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   // NOTE: the api client needs the session actor (401 → session.unauthorized) and the session
   // needs the api client; the late binding is safe because no call happens before start().
   let session: Actor<SessionLogic> | null = null;
+  // Every 200 answer is shown to the user streams (the account features' server truth).
+  let user$: UserStreams | null = null;
+  const http: Http = {
+    async request(req, signal) {
+      const out = await ports.http.request(req, signal);
+      if (out.kind === 'envelope' && out.envelope.code === 200) user$?.observeAnswer(req.method, req.path, out.envelope.data);
+      return out;
+    },
+  };
   const api = createApiClient({
-    http: ports.http,
+    http,
     onUnauthorized: () => session?.send({ type: 'session.unauthorized' }),
     onNetworkError: (msg) => outputs$.next({ type: 'toast', level: 'error', msg }),
   });
@@ -126,6 +162,27 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     }),
   );
 
+  // An actor's subscribe() reports changes only: these start with the current value.
+  const follow = <S, T>(actor: { getSnapshot(): S; subscribe(fn: (s: S) => void): { unsubscribe(): void } }, pick: (s: S) => T) =>
+    new Observable<T>((sub) => {
+      sub.next(pick(actor.getSnapshot()));
+      const s = actor.subscribe((snap) => sub.next(pick(snap)));
+      return () => s.unsubscribe();
+    });
+  const token$ = follow(sessionActor, (snap) => snap.context.token).pipe(distinctUntilChanged());
+  const topics$ = follow(market, (snap) => Object.keys(snap.context.topics).filter((t) => (snap.context.topics[t] ?? 0) > 0)).pipe(
+    distinctUntilChanged((a, b) => a.join() === b.join()),
+  );
+  const streams = {
+    market: createMarketStreams({ frames$: marketFrames$, api, clock, log, socket: market, topics: topics$, defer: options.defer, reducers: options.marketReducers }),
+    user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer }),
+    queries: createLiveQueries({ api, userFrames$, defer: options.defer }),
+  };
+  user$ = streams.user;
+  const screens = createScreenActors();
+  const machines = createScreenMachines({ api, clock, userFrames$, screens, tradingApi: streams.user.tradingApi, defer: options.defer });
+  const persisted = (a: { getPersistedSnapshot(): unknown }) => a.getPersistedSnapshot();
+
   return {
     session: sessionActor,
     market,
@@ -136,9 +193,22 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     outputs$: outputs$.asObservable(),
     marketFrames$: marketFrames$.asObservable(),
     userFrames$: userFrames$.asObservable(),
-    screens: createScreenActors(),
+    screens,
+    streams,
+    machines,
+    timers: createUiTimers(rawPorts.clock),
+    state() {
+      const m = streams.market.state();
+      const u = streams.user.state();
+      const rejected = (m.rejected as number) + (u.rejected as number);
+      return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected } };
+    },
+    violations: () => [...streams.market.violations(), ...streams.user.violations()],
     stop() {
       for (const s of subs) s.unsubscribe();
+      machines.stop();
+      streams.market.stop();
+      streams.user.stop();
       sessionActor.stop();
       market.stop();
       user.stop();

@@ -1,7 +1,7 @@
 import type { AnyActorRef } from 'xstate';
-import type { EventLog, LogHeader } from './eventLog.ts';
-import { LOG_FORMAT, LOG_VERSION } from './eventLog.ts';
-import { hashState } from './stateHash.ts';
+import type { EventLog, LogHeader } from '../ports/eventLog.ts';
+import { LOG_FORMAT, LOG_VERSION } from '../ports/eventLog.ts';
+import { hashState } from '../ports/stateHash.ts';
 import type { EnvInfo } from './replay/record.ts';
 import { redactorFor } from './replay/record.ts';
 import { createRedactor, type Redactor } from '../ports/redact.ts';

@@ -1,4 +1,4 @@
-import type { EventLog } from '../core/eventLog.ts';
+import type { EventLog } from './eventLog.ts';
 import type { Clock, Http, HttpRequest, Ports, Random, SocketFactory, Storage } from './types.ts';
 import type { Redactor } from './redact.ts';
 import { createRedactor } from './redact.ts';

@@ -1,6 +1,6 @@
-import type { LogRecord } from '../core/eventLog.ts';
-import { VirtualClock } from '../core/virtualClock.ts';
-import { stableStringify } from '../core/stateHash.ts';
+import type { LogRecord } from './eventLog.ts';
+import { VirtualClock } from './virtualClock.ts';
+import { stableStringify } from './stateHash.ts';
 import type { HttpOutcome, HttpRequest, Ports, SocketHandlers } from './types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../../src/core/eventLog.ts';
+import type { LogRecord } from '../../src/ports/eventLog.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import type { ParsedLog } from '../../src/core/replay/parse.ts';
 import { parseReplayText } from '../../src/core/replay/parse.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DepthDiffFrame, DepthSnapshot, MarketFrame } from '../../src/protocol/market.ts';
 import { marketFrameSchema } from '../../src/protocol/market.ts';
-import { parseMarketFixture } from '../../src/streams/fixture.ts';
+import { parseMarketFixture } from '../../src/protocol/fixture.ts';
 import { MarketPlayer } from '../../server/market/player.ts';
 
 const fixture = parseMarketFixture(readFileSync('fixtures/market-data/binance-usdm.jsonl', 'utf8'));

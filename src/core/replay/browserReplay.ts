@@ -1,8 +1,9 @@
 import type { AppCore } from '../createAppCore.ts';
-import type { LogRecord } from '../eventLog.ts';
+import type { LogRecord } from '../../ports/eventLog.ts';
 import { createReplayHandle, takeCheckpoint, type ReplayHandle } from './driver.ts';
 import { parseReplayText, ReplayParseError } from './parse.ts';
 import type { IntentActor } from './record.ts';
+import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 
 /**
  * The in-page half of `npm run replay -- <file> --browser` (docs/REPLAY.md): the built app opened
@@ -81,6 +82,10 @@ export function startBrowserReplay(text: string): BrowserReplay {
         // A request the user's screen made: React renders and runs effects asynchronously, so give
         // the replayed screen real time to make it before anything recorded after it happens.
         if (rec.kind === 'http.request') await waitUntil(() => h.ports.isIssued(rec), REQUEST_WAIT_MS);
+        // Likewise a screen intent: the screen showing that actor renders after its data arrived
+        // (one animation frame after, through useStream), so give it real time to mount.
+        const screenName = rec.kind === 'ui.intent' && typeof rec.actor === 'string' && rec.actor.startsWith(SCREEN_ACTOR_PREFIX) ? rec.actor.slice(SCREEN_ACTOR_PREFIX.length) : null;
+        if (screenName) await waitUntil(() => h.core.screens.get(screenName) !== undefined, REQUEST_WAIT_MS);
         const target = log.header.startedAt + rec.t;
         if (target > h.ports.clock.now()) h.ports.clock.set(target);
         if (h.deliver(rec)) await flush();

@@ -1,5 +1,5 @@
-import type { LogRecord } from '../eventLog.ts';
-import { stableStringify } from '../stateHash.ts';
+import type { LogRecord } from '../../ports/eventLog.ts';
+import { stableStringify } from '../../ports/stateHash.ts';
 import type { ParsedLog } from './parse.ts';
 import type { ReplayResult } from './driver.ts';
 

@@ -1,11 +1,10 @@
 import type { AnyActorRef } from 'xstate';
-import { createAppCore, type AppCore } from '../createAppCore.ts';
-import type { LogRecord } from '../eventLog.ts';
-import { hashState } from '../stateHash.ts';
+import { createAppCore, type AppCore, type AppCoreOptions, type CoreState } from '../createAppCore.ts';
+import type { LogRecord } from '../../ports/eventLog.ts';
+import { hashState } from '../../ports/stateHash.ts';
 import { createReplayPorts, type Divergence, type ReplayPortsController } from '../../ports/replay.ts';
 import type { ParsedLog } from './parse.ts';
 import { INTENT_ACTORS, type IntentActor } from './record.ts';
-import { StreamModel } from './streams.ts';
 import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 import { isWellFormedIntent } from './intents.ts';
 
@@ -13,20 +12,16 @@ import { isWellFormedIntent } from './intents.ts';
  * The replay driver (DESIGN §4): for each record in order, advance the VirtualClock to the
  * record's `t` (firing due timers: pings, reconnects), then deliver it: transport records to the
  * replay ports, `ui.intent` to its actor, `ui.route` to the location. Everything runs through the
- * real machines (createAppCore) and the real stream reducers (StreamModel).
+ * app's own core (createAppCore): its machines, its streams and their reducers, the book's resync
+ * machine; the state hash is `core.state()`, the very state the screens read.
  *
  * Determinism: delivery is synchronous; only when a recorded HTTP answer resolves a promise (or
  * an intent may start one) does the driver yield one macrotask so the promise chain settles
  * before the next record, exactly once per such record. Nothing else is awaited.
  */
 
-/** What gets hashed: every actor's persisted snapshot and every stream's state. */
-export interface ReplayState {
-  session: unknown;
-  market: unknown;
-  user: unknown;
-  streams: Record<string, unknown>;
-}
+/** What gets hashed: every core actor's persisted snapshot and every stream's frame state (AppCore.state()). */
+export type ReplayState = CoreState;
 
 export interface Checkpoint {
   seq: number;
@@ -40,6 +35,8 @@ export interface Checkpoint {
 }
 
 export interface ReplayOptions {
+  /** Extra core options (tests: `marketReducers` to prove the hash follows the core's reducers). */
+  core?: Partial<AppCoreOptions>;
   /** Stop after the record with this seq. */
   until?: number;
   /** Take a checkpoint every N records (plus the final one). 0 = only the final one. */
@@ -80,14 +77,8 @@ const defaultFlush = (): Promise<void> =>
     else g.setTimeout(resolve, 0);
   });
 
-/** The hashable snapshot of an actor: its persisted snapshot (children included). */
-function persisted(actor: AnyActorRef): unknown {
-  return actor.getPersistedSnapshot();
-}
-
 export interface ReplayHandle {
   core: AppCore;
-  streams: StreamModel;
   ports: ReplayPortsController;
   state(): ReplayState;
   /** `env` records met so far (bundle metadata first). */
@@ -114,16 +105,15 @@ export interface HandleHooks {
    * there are no screens, and the replayed state is the core's.
    */
   screenIntents?: boolean;
+  /** Extra core options (tests inject a `defer`, or `marketReducers`). */
+  core?: Partial<AppCoreOptions>;
 }
 
 /** Builds the core on replay ports for `log` without delivering anything yet. */
 export function createReplayHandle(log: ParsedLog, location: { path: string }, hooks: HandleHooks = {}): ReplayHandle {
   const ports = createReplayPorts(log.records, log.header.startedAt);
   ports.setCurrentSeq(null);
-  const core = createAppCore(ports.ports, { location: () => location.path, record: false });
-  const streams = new StreamModel();
-  core.marketFrames$.subscribe((f) => streams.marketFrame(f));
-  core.userFrames$.subscribe((f) => streams.userFrame(f));
+  const core = createAppCore(ports.ports, { ...hooks.core, location: () => location.path, record: false });
   const env: Record<string, unknown>[] = log.meta.filter((m) => m.kind === 'env');
   const bookChecks: ReplayHandle['bookChecks'] = [];
   const requests = new Map<number, LogRecord>();
@@ -131,7 +121,6 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
   return {
     core,
     screenMisses,
-    streams,
     ports,
     env,
     bookChecks,
@@ -169,7 +158,10 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
           env.push(rec);
           return false;
         case 'expect.book':
-          bookChecks.push(checkBook(rec, streams));
+          bookChecks.push(checkBook(rec, core));
+          return false;
+        case 'book.sync':
+          // The core's resync machine writes these; the replayed core re-derives them.
           return false;
         case 'http.request':
           requests.set(Number(rec.id), rec);
@@ -178,14 +170,17 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
           const settle = ports.deliver(rec);
           const req = requests.get(Number(rec.id));
           const envl = rec.envelope as { code?: unknown; data?: unknown } | undefined;
-          if (req && envl && envl.code === 200) streams.httpAnswer(String(req.method), String(req.path), envl.data);
+          // A request the replayed app did not make (a screen's, headless): its answer still
+          // reaches the account streams, as it did on the user's screen. An issued one already
+          // went through the core's Http tap.
+          if (req && envl && envl.code === 200 && !ports.isIssued(req)) core.streams.user.observeAnswer(String(req.method), String(req.path), envl.data);
           return settle;
         }
         default:
           return ports.deliver(rec);
       }
     },
-    state: () => ({ session: persisted(core.session), market: persisted(core.market), user: persisted(core.user), streams: streams.state() }),
+    state: () => core.state(),
     stuck() {
       const out: string[] = [];
       for (const name of ['market', 'user'] as const) {
@@ -203,7 +198,7 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
 export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Promise<ReplayResult> {
   const flush = options.flush ?? defaultFlush;
   const location = { path: '/' };
-  const h = createReplayHandle(log, location);
+  const h = createReplayHandle(log, location, { core: options.core });
   const { core, ports } = h;
   const checkpoints: Checkpoint[] = [];
   const hashes: ReplayResult['hashes'] = [];
@@ -253,17 +248,17 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
 export function takeCheckpoint(h: ReplayHandle, seq: number, t: number): Checkpoint {
   const state = h.state();
   const actorsHash = hashState({ session: state.session, market: state.market, user: state.user });
-  return { seq, t, hash: hashState(state), actorsHash, state, violations: [...h.streams.violations(), ...h.stuck()] };
+  return { seq, t, hash: hashState(state), actorsHash, state, violations: [...h.core.violations(), ...h.stuck()] };
 }
 
-function checkBook(rec: LogRecord, streams: StreamModel): { seq: number; ok: boolean; message: string } {
+function checkBook(rec: LogRecord, core: AppCore): { seq: number; ok: boolean; message: string } {
   const c = rec.check as Partial<{ symbol: unknown; lastSeq: unknown; bestBid: unknown; bestAsk: unknown }> | null | undefined;
   const pair = (v: unknown): v is [number, number] => Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number';
   if (!c || typeof c !== 'object' || typeof c.symbol !== 'string' || typeof c.lastSeq !== 'number' || !pair(c.bestBid) || !pair(c.bestAsk)) {
     return { seq: rec.seq, ok: false, message: `malformed expect.book record at seq ${rec.seq}` };
   }
   const check = { symbol: c.symbol, lastSeq: c.lastSeq, bestBid: c.bestBid, bestAsk: c.bestAsk };
-  const book = streams.books.get(check.symbol);
+  const book = core.streams.market.book(check.symbol);
   if (!book) return { seq: rec.seq, ok: false, message: `no book for ${check.symbol}` };
   const bids = book.bids.length > 0 ? [book.bids.data[0], book.bids.data[1]] : null;
   const asks = book.asks.length > 0 ? [book.asks.data[0], book.asks.data[1]] : null;

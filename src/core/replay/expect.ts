@@ -1,4 +1,4 @@
-import { stableStringify } from '../stateHash.ts';
+import { stableStringify } from '../../ports/stateHash.ts';
 import type { ReplayResult, ReplayState } from './driver.ts';
 
 /**

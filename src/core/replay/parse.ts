@@ -1,6 +1,6 @@
-import type { LogHeader, LogRecord } from '../eventLog.ts';
-import { LOG_FORMAT, LOG_VERSION } from '../eventLog.ts';
-import { MARKET_FIXTURE_FORMAT, safeParseMarketFixture } from '../../streams/fixture.ts';
+import type { LogHeader, LogRecord } from '../../ports/eventLog.ts';
+import { LOG_FORMAT, LOG_VERSION } from '../../ports/eventLog.ts';
+import { MARKET_FIXTURE_FORMAT, safeParseMarketFixture } from '../../protocol/fixture.ts';
 
 /**
  * Reading logs for replay: an `rft-log` v1 JSON-Lines export (a session fixture, a recorder

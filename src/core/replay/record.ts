@@ -1,7 +1,7 @@
 import type { AppCore, AppCoreOptions } from '../createAppCore.ts';
 import { createAppCore } from '../createAppCore.ts';
-import type { EventLog } from '../eventLog.ts';
-import { createEventLog } from '../eventLog.ts';
+import type { EventLog } from '../../ports/eventLog.ts';
+import { createEventLog } from '../../ports/eventLog.ts';
 import { createRecordingPorts } from '../../ports/recording.ts';
 import type { Redactor } from '../../ports/redact.ts';
 import { classifyField, createRedactor } from '../../ports/redact.ts';

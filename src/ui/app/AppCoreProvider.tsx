@@ -139,23 +139,7 @@ export function useUserSocket(): SocketView {
   return useSelector(useAppCore().user, selectSocketView, shallowEqual);
 }
 
-/** Parsed market frames; narrow them with `marketFrameSchema` / the `type` field. */
-export function useMarketFrames(): Observable<InboundFrame> {
-  return useAppCore().marketFrames$;
-}
-
+/** Parsed user-socket frames (for screens that reload a list on a frame). */
 export function useUserFrames(): Observable<InboundFrame> {
   return useAppCore().userFrames$;
-}
-
-/** Subscribe/unsubscribe market topics for the lifetime of the calling component (ref-counted). */
-export function useMarketTopics(topics: readonly string[]): void {
-  const core = useAppCore();
-  const key = topics.join(',');
-  useEffect(() => {
-    const list = key === '' ? [] : key.split(',');
-    if (list.length === 0) return;
-    core.market.send({ type: 'socket.subscribe', topics: list });
-    return () => core.market.send({ type: 'socket.unsubscribe', topics: list });
-  }, [core, key]);
 }

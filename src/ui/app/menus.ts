@@ -1,74 +1,20 @@
-import type { shell } from '../i18n/resources/shell.ts';
+import { desktopAccountMenu, drawerAccountMenu, menuOf, NAV, type MenuItem, type ShellKey } from './navTree.ts';
 
-/** A key of the `shell` namespace (labels are translated at render time). */
-export type ShellKey = keyof (typeof shell)['en'];
+export type { MenuItem, ShellKey };
 
-/** SPEC §3 menu item: name (label key), path, optional children. */
-export interface MenuItem {
-  label: ShellKey;
-  path: string;
-  children?: readonly MenuItem[];
-}
+// The menus of the top bar and the drawer are drawn from the one nav tree (src/ui/app/navTree.ts).
 
 /** Trade dropdown of the desktop top bar and the mobile drawer. */
-export const TRADE_MENU: readonly MenuItem[] = [
-  { label: 'convert', path: '/convert' },
-  { label: 'stdFutures', path: '/stdFuture' },
-  { label: 'mFutures', path: '/mFutures' },
-];
+export const TRADE_MENU: readonly MenuItem[] = menuOf(NAV.trade);
 
 /** More dropdown. */
-export const MORE_MENU: readonly MenuItem[] = [
-  { label: 'rebate', path: '/my/rebate' },
-  { label: 'helpCenter', path: '/help-center' },
-];
+export const MORE_MENU: readonly MenuItem[] = menuOf(NAV.more);
 
 /** Entries of the desktop account dropdown (Logout is added by the component). */
-export const ACCOUNT_MENU: readonly MenuItem[] = [
-  { label: 'overview', path: '/my/dashboard' },
-  { label: 'account', path: '/my/assets/overview' },
-  { label: 'orders', path: '/my/order/futures' },
-  { label: 'referral', path: '/my/rebate' },
-  { label: 'compensation', path: '/my/compensation/orders' },
-  { label: 'coupons', path: '/my/coupon' },
-  { label: 'settings', path: '/my/settings/preference' },
-];
+export const ACCOUNT_MENU: readonly MenuItem[] = desktopAccountMenu();
 
 /** The expandable account menu of the mobile drawer (SPEC §2), Logout added by the component. */
-export const MOBILE_ACCOUNT_MENU: readonly MenuItem[] = [
-  { label: 'overview', path: '/my/dashboard' },
-  {
-    label: 'assets',
-    path: '/my/assets',
-    children: [
-      { label: 'assetsOverview', path: '/my/assets/overview' },
-      { label: 'futuresAccount', path: '/my/assets/futures-account' },
-      { label: 'spotAccount', path: '/my/assets/spot-account' },
-      { label: 'fundAccount', path: '/my/assets/fund-account' },
-    ],
-  },
-  {
-    label: 'orders',
-    path: '/my/order',
-    children: [
-      { label: 'futuresOrders', path: '/my/order/futures' },
-      { label: 'walletHistory', path: '/my/order/wallet-history' },
-      { label: 'converterHistory', path: '/my/order/convert' },
-    ],
-  },
-  { label: 'referral', path: '/my/rebate' },
-  { label: 'compensation', path: '/my/compensation/orders' },
-  { label: 'coupons', path: '/my/coupon' },
-  {
-    label: 'account',
-    path: '/my/settings',
-    children: [
-      { label: 'security', path: '/my/settings/security' },
-      { label: 'kyc', path: '/my/settings/kyc' },
-    ],
-  },
-  { label: 'settings', path: '/my/settings/preference' },
-];
+export const MOBILE_ACCOUNT_MENU: readonly MenuItem[] = drawerAccountMenu();
 
 /** Mobile bottom bar items; `match` are the path prefixes that make an item active. */
 export interface BottomItem {

@@ -1,25 +1,38 @@
-import { useActorRef } from '@xstate/react';
-import { useCallback, useEffect } from 'react';
-import type { ActorOptions, AnyStateMachine, EventFrom } from 'xstate';
+import { useCallback, useEffect, useState } from 'react';
+import type { AnyStateMachine, EventFrom } from 'xstate';
+import type { ActorFor, MachineRequest } from '../../core/screenMachines.ts';
 import { useAppCore } from '../app/AppCoreProvider.tsx';
 
-/** Sends an event to a screen actor; `derived` events (from frames, props, the URL) are not recorded. */
+/** Sends an event to a screen's actor; `derived` events (from props, the URL) are not recorded. */
 export type ScreenSend<M extends AnyStateMachine> = (event: EventFrom<M>, opts?: { derived?: boolean }) => void;
 
+type LogicOf<R extends MachineRequest> = ActorFor<R>['logic'];
+
 /**
- * `useActorRef` for a screen-owned machine, on the core's clock, with its UI intents in the
- * event log (src/core/screenActors.ts): the actor is registered under `name` while mounted, so a
- * browser replay can send it what the user did. Send UI intents with the returned `send`; pass
- * `{ derived: true }` for events the screen derives from data, which a replayed screen derives again.
+ * The core-owned actor of a screen's lifecycle machine (src/core/screenMachines.ts): the core
+ * builds, starts, feeds (user-socket frames) and stops it; this hook holds it while the screen is
+ * mounted and returns a `send` that records UI intents (`ui.intent {actor: 'screen:<name>'}`) so a
+ * browser replay can send the actor what the user did. Pass `{ derived: true }` for events the
+ * screen derives from data, which a replayed screen derives again.
  */
-export function useScreenActor<M extends AnyStateMachine>(name: string, logic: M, options: Omit<ActorOptions<M>, 'clock'> = {}) {
+export function useScreenActor<R extends MachineRequest>(req: R): readonly [ActorFor<R>, ScreenSend<LogicOf<R>>] {
   const core = useAppCore();
-  const actor = useActorRef(logic, { ...options, clock: core.ports.clock } as ActorOptions<M>);
-  useEffect(() => core.screens.register(name, actor as unknown as { send(e: { type: string }): void }), [core, name, actor]);
-  const send = useCallback<ScreenSend<M>>(
+  const [actor, setActor] = useState(() => core.machines.get(req));
+  useEffect(() => {
+    // A screen kept across its actor's end (it was released and stopped meanwhile) asks again.
+    if (actor.getSnapshot().status !== 'active') {
+      setActor(core.machines.get(req));
+      return undefined;
+    }
+    return core.machines.retain(req, actor);
+    // NOTE: the request is read once per actor; a new request (another pair) is a new component (keyed).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [core, actor]);
+  const name = req.name;
+  const send = useCallback<ScreenSend<LogicOf<R>>>(
     (event, opts) => {
       if (!opts?.derived) core.screens.onIntent?.(name, event as { type: string });
-      actor.send(event);
+      (actor as { send(e: unknown): void }).send(event);
     },
     [core, name, actor],
   );

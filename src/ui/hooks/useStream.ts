@@ -8,7 +8,7 @@ import { animationFrameScheduler, auditTime, type Observable, type SchedulerLike
  * reducers and their RxJS wiring stay deterministic and run at full speed headless.
  *
  * `initial` is shown until the first coalesced value arrives. Changing `source$` resubscribes
- * (keep it stable with useMemo). `scheduler` is for tests; the default is requestAnimationFrame.
+ * (keep it stable with useMemo). `scheduler` is for tests; the default is the animation-frame scheduler.
  */
 export function useStream<T>(source$: Observable<T>, initial: T, scheduler: SchedulerLike = animationFrameScheduler): T {
   const [value, setValue] = useState<T>(initial);

@@ -1,17 +1,21 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 import { createAppCore } from '../../../src/core/createAppCore.ts';
 import type { CoreOutput } from '../../../src/machines/sessionMachine.ts';
 import { createMemoryStorage, createScriptedHttp, createScriptedSocketFactory, envelope } from '../../../src/ports/fakes.ts';
-import { AppCoreProvider, useCoreOutputs, useMarketSocket, useMarketTopics, useSession, useSessionSend } from '../../../src/ui/app/AppCoreProvider.tsx';
+import { useMemo } from 'react';
+import { AppCoreProvider, useAppCore, useCoreOutputs, useMarketSocket, useSession, useSessionSend } from '../../../src/ui/app/AppCoreProvider.tsx';
+import { useStream } from '../../../src/ui/hooks/useStream.ts';
+import { initialOrderBook } from '../../../src/streams/orderBook.ts';
 
 function Probe({ outputs }: { outputs: CoreOutput[] }) {
   const s = useSession();
   const send = useSessionSend();
   const m = useMarketSocket();
-  useMarketTopics(['btcusdt@depth']);
+  const market = useAppCore().streams.market;
+  useStream(useMemo(() => market.book$('BTCUSDT'), [market]), initialOrderBook('BTCUSDT'));
   useCoreOutputs((o) => outputs.push(o));
   return (
     <div>
@@ -38,6 +42,9 @@ describe('AppCoreProvider', () => {
         <Probe outputs={outputs} />
       </AppCoreProvider>,
     );
+    // The book reader's topic goes out after the render's synchronous work (one batch per commit).
+    await act(async () => {});
+    expect(core.market.getSnapshot().context.topics).toEqual({ 'btcusdt@depth': 1 });
     expect(screen.getByTestId('status').textContent).toBe('loggedIn');
     expect(screen.getByTestId('socket').textContent).toBe('connecting:false');
     act(() => socket.sockets[0]?.open());

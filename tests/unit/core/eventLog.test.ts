@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createEventLog, parseJsonLines } from '../../../src/core/eventLog.ts';
+import { createEventLog, parseJsonLines } from '../../../src/ports/eventLog.ts';
 
 describe('eventLog', () => {
   it('numbers records from 1 with virtual time since start, and exports JSON Lines with a header', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SimulatedClock } from 'xstate';
-import { createEventLog } from '../../../src/core/eventLog.ts';
+import { createEventLog } from '../../../src/ports/eventLog.ts';
 import { createRecordingPorts } from '../../../src/ports/recording.ts';
 import { createRedactor } from '../../../src/ports/redact.ts';
 import { createMemoryStorage, createScriptedHttp, createScriptedSocketFactory, envelope } from '../../../src/ports/fakes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 
 function ticker(clock: { now(): number; setTimeout(fn: () => void, ms: number): unknown }) {
   const fired: number[] = [];

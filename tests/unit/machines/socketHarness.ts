@@ -1,5 +1,5 @@
 import { createActor, SimulatedClock } from 'xstate';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 import type { InboundFrame, SocketKind } from '../../../src/machines/socketMachine.ts';
 import { provideSocket } from '../../../src/machines/socketMachine.ts';
 import { createScriptedSocketFactory } from '../../../src/ports/fakes.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecord } from '../../../src/core/eventLog.ts';
+import type { LogRecord } from '../../../src/ports/eventLog.ts';
 import { createReplayPorts } from '../../../src/ports/replay.ts';
 
 const recs = (list: (Omit<LogRecord, 'seq' | 't' | 'kind'> & { t: number; kind: string })[]): LogRecord[] => list.map((r, i) => ({ ...r, seq: i + 1 }));

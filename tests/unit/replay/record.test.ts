@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 import { createRecordedCore } from '../../../src/core/replay/record.ts';
 import { buildSupportBundle } from '../../../src/core/supportBundle.ts';
 import { createMemoryStorage, createScriptedHttp, createScriptedSocketFactory, envelope } from '../../../src/ports/fakes.ts';

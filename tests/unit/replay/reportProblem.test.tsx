@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 import { createRecordedCore } from '../../../src/core/replay/record.ts';
 import { parseReplayText } from '../../../src/core/replay/parse.ts';
 import { replayLog } from '../../../src/core/replay/driver.ts';

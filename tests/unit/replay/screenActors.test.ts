@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { kycMachine } from '../../../src/machines/kycMachine.ts';
 import type { KycFormValues, KycStatusDto } from '../../../src/protocol/kyc.ts';
-import { VirtualClock } from '../../../src/core/virtualClock.ts';
+import { VirtualClock } from '../../../src/ports/virtualClock.ts';
 import { createReplayHandle } from '../../../src/core/replay/driver.ts';
 import { parseReplayText } from '../../../src/core/replay/parse.ts';
 import { createRecordedCore } from '../../../src/core/replay/record.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fnv1a64, fnv1a64Reference, hashState, stableStringify } from '../../../src/core/stateHash.ts';
+import { fnv1a64, fnv1a64Reference, hashState, stableStringify } from '../../../src/ports/stateHash.ts';
 
 /** Reorders every object's keys (deeply) with a seed-driven permutation. */
 function shuffleKeys(v: unknown, seed: number): unknown {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { convertRecording } from '../../../scripts/convert-market-data.ts';
-import { MarketFixtureParseError, parseMarketFixture, safeParseMarketFixture, serializeMarketFixture } from '../../../src/streams/fixture.ts';
+import { MarketFixtureParseError, parseMarketFixture, safeParseMarketFixture, serializeMarketFixture } from '../../../src/protocol/fixture.ts';
 
 const dir = new URL('../../../fixtures/market-data/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(name, dir), 'utf8');

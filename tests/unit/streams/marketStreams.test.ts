@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Candle, MarketFrame } from '../../../src/protocol/market.ts';
-import { fixtureFrames, parseMarketFixture } from '../../../src/streams/fixture.ts';
+import { fixtureFrames, parseMarketFixture } from '../../../src/protocol/fixture.ts';
 import { initialCandles, mergeCandleHistory, reduceCandles } from '../../../src/streams/candles.ts';
 import { initialMarket, initialTicker, reduceMarket, reduceTicker, selectTopGainers, selectTopVolume } from '../../../src/streams/ticker.ts';
 import { initialTrades, mergeTrades, reduceTrades } from '../../../src/streams/trades.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMarketFixture, type MarketFixture } from '../../../src/streams/fixture.ts';
+import { parseMarketFixture, type MarketFixture } from '../../../src/protocol/fixture.ts';
 import { initialOrderBook, reduceOrderBook, topOfBook, type OrderBookState } from '../../../src/streams/orderBook.ts';
 import type { MarketFrame } from '../../../src/protocol/market.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Ticker, TickersFrame } from '../../../src/protocol/market.ts';
 import { initialMarket, reduceMarket } from '../../../src/streams/ticker.ts';
-import { applyTickerFrame, seedHistory } from '../../../src/ui/hooks/useMarketTickers.ts';
+import { applyTickerFrame, seedHistory } from '../../../src/core/marketTickers.ts';
 
 const sym = fc.constantFrom('BTCUSDT', 'ETHUSDT', 'XAUUSDT');
 const tickerArb: fc.Arbitrary<Ticker> = fc.record({

@@ -6,8 +6,8 @@ import { diffCandles, INDICATOR_TAIL_WINDOW, indicatorLines, indicatorTail, toBa
 import { INDICATORS, MAIN_INDICATORS, SUB_INDICATORS } from '../../../src/indicators/registry.ts';
 import { depthGeometry } from '../../../src/ui/components/chart/depthGeometry.ts';
 import { filterSymbols } from '../../../src/ui/screens/trade/PairSwitcher.tsx';
-import { listOf, placeFailure, placeOrderBodyOf } from '../../../src/ui/screens/trade/tradingApi.ts';
-import { upsert } from '../../../src/ui/screens/trade/useTradingAccount.ts';
+import { listOf, placeFailure, placeOrderBodyOf } from '../../../src/core/tradingApi.ts';
+import { upsert } from '../../../src/core/userStreams.ts';
 import { SYMBOLS } from './marketHarness.tsx';
 
 const PALETTE = { up: '#2ebd85', down: '#f6465d', lines: ['#111111'] };

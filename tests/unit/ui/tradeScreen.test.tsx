@@ -103,7 +103,8 @@ describe('trade screen', () => {
   it('shows a visitor the login prompt and stores the pair as trade_pair', async () => {
     const h = renderTrade({ loggedIn: false });
     expect(await screen.findByText('Log in or register to start trading')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toContain('/login');
+    // The order panel shows once the instrument list arrived (one animation frame after, via useStream).
+    expect((await screen.findByRole('link', { name: 'Log in' })).getAttribute('href')).toContain('/login');
     expect(h.storage.get('trade_pair')).toBe('BTCUSDT');
     expect(posts(h)).toHaveLength(0);
   });
@@ -112,7 +113,7 @@ describe('trade screen', () => {
     renderTrade({ loggedIn: false, std: true });
     fireEvent.click(await screen.findByTestId('pair-switcher'));
     const list = within(screen.getByRole('listbox'));
-    expect(list.getByText('SPXUSDT')).toBeTruthy();
+    expect(await list.findByText('SPXUSDT')).toBeTruthy();
     expect(list.queryByText('ETHUSDT')).toBeNull(); // perp only
     fireEvent.change(screen.getByLabelText('Search pair'), { target: { value: 'gold' } });
     expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(1);

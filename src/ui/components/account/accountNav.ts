@@ -1,47 +1,13 @@
-import type { assets } from '../../i18n/resources/assets.ts';
+import { sideNavigation, type AccountNavItem, type AssetsKey } from '../../app/navTree.ts';
 
-/** A key of the `assets` namespace (labels are translated at render time). */
-export type AssetsKey = keyof (typeof assets)['en'];
-
-/** One entry of the account-centre side navigation; a group has children and no own page. */
-export interface AccountNavItem {
-  label: AssetsKey;
-  path: string;
-  children?: readonly AccountNavItem[];
-}
+export type { AccountNavItem, AssetsKey };
 
 /**
- * The /my account centre (SPEC §2 "Account center"), in the same order as the mobile drawer's
- * account menu so both devices present one structure.
+ * The /my account centre's side navigation (SPEC §2 "Account center"), drawn from the account
+ * subtree of the one nav tree (src/ui/app/navTree.ts) that also draws the drawer's account menu,
+ * so both devices present one structure.
  */
-export const ACCOUNT_NAV: readonly AccountNavItem[] = [
-  { label: 'navDashboard', path: '/my/dashboard' },
-  {
-    label: 'navAssets',
-    path: '/my/assets',
-    children: [
-      { label: 'navAssetsOverview', path: '/my/assets/overview' },
-      { label: 'navFutures', path: '/my/assets/futures-account' },
-      { label: 'navSpot', path: '/my/assets/spot-account' },
-      { label: 'navFund', path: '/my/assets/fund-account' },
-    ],
-  },
-  {
-    label: 'navOrders',
-    path: '/my/order',
-    children: [
-      { label: 'navFuturesOrders', path: '/my/order/futures' },
-      { label: 'navWalletHistory', path: '/my/order/wallet-history' },
-      { label: 'navConvertHistory', path: '/my/order/convert' },
-    ],
-  },
-  { label: 'navRebate', path: '/my/rebate' },
-  { label: 'navCompensation', path: '/my/compensation/orders' },
-  { label: 'navCoupon', path: '/my/coupon' },
-  { label: 'navSecurity', path: '/my/settings/security' },
-  { label: 'navKyc', path: '/my/settings/kyc' },
-  { label: 'navSettings', path: '/my/settings/preference' },
-];
+export const ACCOUNT_NAV: readonly AccountNavItem[] = sideNavigation();
 
 /** The asset sub-pages, shown as a tab row where the side navigation is hidden (tablet, phone). */
 export const ASSET_PAGES: readonly AccountNavItem[] = ACCOUNT_NAV[1]?.children ?? [];

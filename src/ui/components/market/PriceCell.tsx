@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { formatPrice } from '../../../format/number.ts';
 
 export interface PriceCellProps {
@@ -10,21 +10,20 @@ export interface PriceCellProps {
 
 /**
  * The last price, coloured by the 24 h direction, that flashes briefly when it changes so
- * a live tick is visible. The flash is keyed on the value: equal re-renders do not flash.
+ * a live tick is visible. The flash is a CSS animation (market.css `mk-flash-a/b`), restarted on
+ * every change by switching between two identical animations: no timer. Equal re-renders do
+ * not flash.
  */
 export function PriceCell({ value, decimals, trend }: PriceCellProps) {
-  const prev = useRef(value);
-  const [flash, setFlash] = useState<'up' | 'down' | null>(null);
-  useEffect(() => {
-    const before = prev.current;
-    prev.current = value;
-    if (before === undefined || value === undefined || before === value) return;
-    setFlash(value > before ? 'up' : 'down');
-    const id = window.setTimeout(() => setFlash(null), 600);
-    return () => window.clearTimeout(id);
-  }, [value]);
+  const last = useRef<{ value: number | undefined; flash: 'up' | 'down' | null; n: number }>({ value, flash: null, n: 0 });
+  const cur = last.current;
+  if (cur.value !== value) {
+    const moved = cur.value !== undefined && value !== undefined;
+    last.current = { value, flash: moved ? (value > cur.value! ? 'up' : 'down') : null, n: cur.n + (moved ? 1 : 0) };
+  }
+  const { flash, n } = last.current;
   return (
-    <span className={`mk-price mk-trend--${trend}${flash ? ` mk-flash--${flash}` : ''}`} data-testid="price">
+    <span className={`mk-price mk-trend--${trend}${flash ? ` mk-flash--${flash} mk-flash-${n % 2 === 0 ? 'a' : 'b'}` : ''}`} data-testid="price">
       {formatPrice(value, decimals)}
     </span>
   );

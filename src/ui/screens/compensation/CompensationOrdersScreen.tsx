@@ -3,14 +3,10 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { fromPromise } from 'xstate';
 import { formatNumber, trendOf } from '../../../format/number.ts';
-import { compensationMachine } from '../../../machines/compensationMachine.ts';
-import type { CompensationRequest } from '../../../machines/compensationMachine.ts';
-import { COMPENSATION_PATHS, COMPENSATION_RULES, isCompensationFrame } from '../../../protocol/compensation.ts';
-import type { CompensationOrder, CompensationSummary } from '../../../protocol/compensation.ts';
+import { COMPENSATION_RULES } from '../../../protocol/compensation.ts';
+import type { CompensationSummary } from '../../../protocol/compensation.ts';
 import { voucherKindSchema } from '../../../protocol/vouchers.ts';
-import { useApi, useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -68,6 +64,9 @@ function Summary({ s }: { s: CompensationSummary }) {
   );
 }
 
+/** The core's compensation actor (src/core/screenMachines.ts). */
+const COMPENSATION_REQUEST = { name: 'compensation' } as const;
+
 /**
  * /my/compensation/orders: the risk-free trading compensation programme. Summary cards, a status
  * filter, the orders (desktop table / phone cards) with every SPEC §3 field, and the claim / boost /
@@ -78,35 +77,14 @@ function Summary({ s }: { s: CompensationSummary }) {
 export function CompensationOrdersScreen() {
   const { t } = useTranslation('compensation');
   const device = useDevice();
-  const api = useApi();
-  const frames$ = useUserFrames();
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
   const { load, reload } = useCompensationList(filter, page);
   const [params, setParams] = useSearchParams();
 
-  const logic = useMemo(
-    () =>
-      compensationMachine.provide({
-        actors: {
-          submit: fromPromise<CompensationOrder, CompensationRequest>(({ input, signal }) => {
-            const body = input.voucherId === undefined ? { id: input.id } : { id: input.id, voucherId: input.voucherId };
-            return api.post<CompensationOrder>(COMPENSATION_PATHS[input.action], body, { signal });
-          }),
-        },
-      }),
-    [api],
-  );
-  const [actor, send] = useScreenActor('compensation', logic);
+  const [actor, send] = useScreenActor(COMPENSATION_REQUEST);
   const state = useSelector(actor, (s) => s.value);
   const doneAction = useSelector(actor, (s) => (s.value === 'done' ? s.context.action : null));
-
-  useEffect(() => {
-    const sub = frames$.subscribe((f) => {
-      if (isCompensationFrame(f)) actor.send({ type: 'comp.frame', order: f.data });
-    });
-    return () => sub.unsubscribe();
-  }, [frames$, actor]);
 
   useEffect(() => {
     if (!doneAction) return;

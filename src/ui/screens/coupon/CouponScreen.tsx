@@ -3,12 +3,9 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
-import { fromPromise } from 'xstate';
-import { mergeable, voucherMachine } from '../../../machines/voucherMachine.ts';
-import type { MergeRequest } from '../../../machines/voucherMachine.ts';
-import { couponUseHref, isVoucherFrame, MERGE_MAX, mergePreview, VOUCHER_PATHS } from '../../../protocol/vouchers.ts';
+import { mergeable } from '../../../machines/voucherMachine.ts';
+import { couponUseHref, MERGE_MAX, mergePreview } from '../../../protocol/vouchers.ts';
 import type { Voucher, VoucherKind, VoucherStatus } from '../../../protocol/vouchers.ts';
-import { useApi, useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -69,6 +66,9 @@ function MergeBar({ selected, kind, onCancel, onNext }: { selected: readonly Vou
   );
 }
 
+/** The core's coupon actor (src/core/screenMachines.ts). */
+const COUPON_REQUEST = { name: 'coupon' } as const;
+
 /**
  * /my/coupon: the user's loss-protection and speed vouchers (SPEC §3, §4). Tabs by kind, a status
  * filter, voucher cards with "Use" (→ the compensation orders with the voucher preselected) and a
@@ -79,35 +79,17 @@ function MergeBar({ selected, kind, onCancel, onNext }: { selected: readonly Vou
 export function CouponScreen() {
   const { t } = useTranslation('coupon');
   const device = useDevice();
-  const api = useApi();
-  const frames$ = useUserFrames();
   const navigate = useNavigate();
   const [kind, setKind] = useState<VoucherKind>('lossProtection');
   const [status, setStatus] = useState<VoucherStatus>('use');
   const [page, setPage] = useState(1);
   const { load, reload } = useVoucherList(kind, status, page);
 
-  const logic = useMemo(
-    () =>
-      voucherMachine.provide({
-        actors: {
-          merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })),
-        },
-      }),
-    [api],
-  );
-  const [actor, send] = useScreenActor('coupon', logic);
+  const [actor, send] = useScreenActor(COUPON_REQUEST);
   const state = useSelector(actor, (s) => s.value);
   const selected = useSelector(actor, (s) => s.context.selected);
   const merged = useSelector(actor, (s) => (s.value === 'done' ? s.context.result : null));
   const selecting = state !== 'browsing' && state !== 'done';
-
-  useEffect(() => {
-    const sub = frames$.subscribe((f) => {
-      if (isVoucherFrame(f)) actor.send({ type: 'voucher.frame', voucher: f.data });
-    });
-    return () => sub.unsubscribe();
-  }, [frames$, actor]);
 
   useEffect(() => {
     if (!merged) return;

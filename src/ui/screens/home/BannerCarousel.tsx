@@ -2,6 +2,7 @@ import { useEffect, useReducer, useRef } from 'react';
 import type { PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { AUTOPLAY_MS, initialCarousel, reduceCarousel } from './carousel.ts';
 
 /** The six home banners: art in public/banners (no text baked in), headline keys in the `home` namespace. */
@@ -17,7 +18,8 @@ export const BANNERS: readonly { n: 1 | 2 | 3 | 4 | 5 | 6; to: string }[] = [
 /**
  * The home carousel (SPEC §2 "six banners"): autoplay every {@link AUTOPLAY_MS}, paused while
  * hovered, focused or dragged; dots and arrows; swipe on touch screens. State transitions
- * are the pure `reduceCarousel`; this component only owns the timer and pointer listeners.
+ * are the pure `reduceCarousel`; this component only owns the pointer listeners and reads the core's
+ * cosmetic timer (src/core/timers.ts).
  * Slides that are not shown are `aria-hidden` and `inert`, so keyboard users land on the
  * visible one.
  */
@@ -26,13 +28,14 @@ export function BannerCarousel() {
   const [state, dispatch] = useReducer(reduceCarousel, BANNERS.length, initialCarousel);
   const dragX = useRef<number | null>(null);
 
+  const timers = useAppCore().timers;
   useEffect(() => {
     if (state.paused) return;
-    const id = window.setInterval(() => {
+    const sub = timers.every$(AUTOPLAY_MS).subscribe(() => {
       if (document.visibilityState !== 'hidden') dispatch({ type: 'tick' });
-    }, AUTOPLAY_MS);
-    return () => window.clearInterval(id);
-  }, [state.paused, state.index]);
+    });
+    return () => sub.unsubscribe();
+  }, [timers, state.paused, state.index]);
 
   const onPointerDown = (e: PointerEvent) => {
     dragX.current = e.clientX;

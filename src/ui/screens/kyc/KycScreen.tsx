@@ -1,15 +1,11 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { fromPromise } from 'xstate';
-import { kycMachine } from '../../../machines/kycMachine.ts';
-import type { KycForm as KycFormValues, KycStateName } from '../../../machines/kycMachine.ts';
-import { isKycFrame, KYC_PATHS } from '../../../protocol/kyc.ts';
-import type { KycStatusDto } from '../../../protocol/kyc.ts';
+import type { KycStateName } from '../../../machines/kycMachine.ts';
 import { PRODUCT_NAME } from '../../../protocol/user.ts';
-import { useApi, useSessionSend, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { useSessionSend } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
@@ -19,23 +15,8 @@ import { kycText } from './kycText.ts';
 import '../login/auth.css';
 import './kyc.css';
 
-/** The multipart body of POST /kyc/submit: trimmed text parts and the two photos. */
-export function kycFormData(form: KycFormValues): FormData {
-  const body = new FormData();
-  body.append('country', form.country.trim());
-  body.append('docType', form.docType.trim());
-  body.append('firstName', form.firstName.trim());
-  body.append('lastName', form.lastName.trim());
-  body.append('docNumber', form.docNumber.trim());
-  for (const slot of ['cover', 'info'] as const) {
-    const f = form[slot];
-    if (f instanceof Blob) body.append(slot, f, f.name);
-    // A replayed intent carries only the photo's description (the log never holds its bytes):
-    // send a same-shaped placeholder so the request matches the recorded one.
-    else if (f) body.append(slot, new File([new Uint8Array(f.size)], f.name, { type: f.type }), f.name);
-  }
-  return body;
-}
+/** The core's KYC form actor (src/core/screenMachines.ts). */
+const KYC_REQUEST = { name: 'kyc' } as const;
 
 const BADGE: Record<KycStateName, 'unverified' | 'review' | 'verified' | 'rejected' | null> = {
   loading: null,
@@ -56,31 +37,11 @@ const BADGE: Record<KycStateName, 'unverified' | 'review' | 'verified' | 'reject
  */
 export function KycScreen() {
   const { t } = useTranslation('kyc');
-  const api = useApi();
-  const frames$ = useUserFrames();
   const sendSession = useSessionSend();
-
-  const logic = useMemo(
-    () =>
-      kycMachine.provide({
-        actors: {
-          fetchStatus: fromPromise<KycStatusDto>(({ signal }) => api.get<KycStatusDto>(KYC_PATHS.status, undefined, signal)),
-          submit: fromPromise<KycStatusDto, KycFormValues>(({ input, signal }) => api.post<KycStatusDto>(KYC_PATHS.submit, kycFormData(input), { signal })),
-        },
-      }),
-    [api],
-  );
-  const [actor, send] = useScreenActor('kyc', logic);
+  const [actor, send] = useScreenActor(KYC_REQUEST);
   const state = useSelector(actor, (s) => s.value as KycStateName);
   const status = useSelector(actor, (s) => s.context.status);
   const loadError = useSelector(actor, (s) => s.context.loadError);
-
-  useEffect(() => {
-    const sub = frames$.subscribe((f) => {
-      if (isKycFrame(f)) actor.send({ type: 'kyc.frame', status: f.data });
-    });
-    return () => sub.unsubscribe();
-  }, [frames$, actor]);
 
   // One-shot outputs of a state change: toasts and a user-info refresh (kycStatus lives there too).
   const previous = useRef<KycStateName>(state);

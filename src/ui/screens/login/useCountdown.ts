@@ -1,24 +1,34 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useAppCore } from '../../app/AppCoreProvider.tsx';
 
 /** Seconds a user waits before asking for another mail code (the 60 s countdown on Send code). */
 export const RESEND_SECONDS = 60;
 
 /**
- * A one-second countdown for the Send code buttons.
+ * A one-second countdown for the Send code buttons, on the core's cosmetic timers (no timer in
+ * src/ui, src/core/timers.ts).
  *
  * Invariant: `remaining` is 0 when idle and counts down by one each second after `start()`
- * until it reaches 0 again; `start()` while running restarts from `seconds`. The timer is a
- * UI concern (a disabled button), so it lives here and not in the core.
+ * until it reaches 0 again; `start()` while running restarts from `seconds`.
  */
 export function useCountdown(seconds: number = RESEND_SECONDS): { remaining: number; start: () => void } {
+  const timers = useAppCore().timers;
+  const [run, setRun] = useState(0);
   const [remaining, setRemaining] = useState(0);
 
   useEffect(() => {
-    if (remaining <= 0) return undefined;
-    const id = setTimeout(() => setRemaining((r) => Math.max(0, r - 1)), 1000);
-    return () => clearTimeout(id);
-  }, [remaining]);
+    if (run === 0) return undefined;
+    const sub = timers.every$(1000).subscribe((n) => {
+      const left = Math.max(0, seconds - n);
+      setRemaining(left);
+      if (left === 0) sub.unsubscribe();
+    });
+    return () => sub.unsubscribe();
+  }, [timers, run, seconds]);
 
-  const start = useCallback(() => setRemaining(seconds), [seconds]);
+  const start = useCallback(() => {
+    setRemaining(seconds);
+    setRun((r) => r + 1);
+  }, [seconds]);
   return { remaining, start };
 }

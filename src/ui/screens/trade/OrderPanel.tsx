@@ -1,21 +1,17 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { fromPromise } from 'xstate';
 import { formatNumber } from '../../../format/number.ts';
 import {
   estimateCost,
-  orderMachine,
   RISK_LEVERAGE,
-  type OrderAck,
   type OrderDraft,
   type OrderError,
   type OrderRules,
   type OrderSide,
-  type PlaceOrderRequest,
 } from '../../../machines/orderMachine.ts';
-import type { SymbolInfo } from '../../../protocol/market.ts';
+import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
@@ -33,7 +29,8 @@ export interface OrderPanelProps {
   pickedPrice: { price: string; n: number } | null;
   /** The latest user-socket order frame (drives pending → filled / canceled). */
   lastOrderFrame: Order | null;
-  placeOrder: (req: PlaceOrderRequest, signal?: AbortSignal) => Promise<OrderAck>;
+  /** The contract kind whose trading API the core's order actor posts to. */
+  contract: ContractKind;
   /** Called when an order was accepted (refresh lists). */
   onPlaced?: () => void;
 }
@@ -101,15 +98,13 @@ export function OrderPanel(props: OrderPanelProps) {
   return <OrderTicket key={info.symbol} {...props} />;
 }
 
-function OrderTicket({ info, available, lastPrice, pickedPrice, lastOrderFrame, placeOrder, onPlaced }: OrderPanelProps) {
+function OrderTicket({ info, contract, available, lastPrice, pickedPrice, lastOrderFrame, onPlaced }: OrderPanelProps) {
   const { t } = useTranslation('trade');
   const core = useAppCore();
   const errorText = useOrderErrorText();
-  const logic = useMemo(
-    () => orderMachine.provide({ actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => placeOrder(input, signal)) } }),
-    [placeOrder],
-  );
-  const [actor, send] = useScreenActor('order', logic, {
+  const [actor, send] = useScreenActor({
+    name: 'order',
+    contract,
     input: { symbol: info.symbol, rules: rulesOf(info), newId: () => core.ports.random.id(), draft: { leverage: Math.min(10, info.maxLever) } },
   });
   const state = useSelector(actor, (s) => s.value as string);

@@ -92,7 +92,6 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   const onPick = useCallback((s: string) => void navigate(`${TRADE_BASE[contract]}/${s}`), [navigate, contract]);
   const pickPrice = useCallback((price: string) => setPicked((p) => ({ price, n: (p?.n ?? 0) + 1 })), []);
   const available = account.balance ? Number(account.balance.available) : null;
-  const placeOrder = account.api.placeOrder;
   const symbolsList = useMemo(() => market.symbols ?? [], [market.symbols]);
 
   if (market.symbols && !info) {
@@ -131,7 +130,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       lastPrice={last}
       pickedPrice={picked}
       lastOrderFrame={account.lastOrderFrame}
-      placeOrder={placeOrder}
+      contract={contract}
       onPlaced={account.refresh}
     />
   ) : null;

@@ -1,13 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
-import { merge, Subject, type Observable } from 'rxjs';
-import type { Candle, ContractKind, DepthSnapshot, KlineInterval, MarketFrame, SymbolInfo, Trade } from '../../../protocol/market.ts';
+import { useMemo } from 'react';
+import type { ContractKind, KlineInterval, SymbolInfo } from '../../../protocol/market.ts';
 import { initialCandles, type CandlesState } from '../../../streams/candles.ts';
 import { initialOrderBook, type OrderBookState } from '../../../streams/orderBook.ts';
 import { initialTicker, type TickerState } from '../../../streams/ticker.ts';
-import { initialTrades, mergeTrades, type TradesState } from '../../../streams/trades.ts';
-import { candles$, orderBookStreams, ticker$, trades$ } from '../../../streams/wire.ts';
-import { useApi, useMarketFrames, useMarketTopics } from '../../app/AppCoreProvider.tsx';
-import { useFrameState } from './useFrameState.ts';
+import { initialTrades, type TradesState } from '../../../streams/trades.ts';
+import { useAppCore } from '../../app/AppCoreProvider.tsx';
+import { useStream } from '../../hooks/useStream.ts';
 
 /** Everything the trade screen shows about the market of one pair. */
 export interface TradeMarketView {
@@ -20,91 +18,34 @@ export interface TradeMarketView {
   candles: CandlesState;
 }
 
-/** The market socket topics of one pair (docs/PROTOCOL.md). */
+/** The market socket topics of one pair (docs/PROTOCOL.md), in the order the screen's readers open them. */
 export function tradeTopics(symbol: string, interval: KlineInterval): string[] {
   const s = symbol.toLowerCase();
   return [`${s}@depth`, `${s}@trade`, `${s}@ticker`, `${s}@kline_${interval}`];
 }
 
-/** A REST depth snapshot as the socket's snapshot frame, so the same reducer applies it. */
-export function snapshotFrame(d: DepthSnapshot): MarketFrame {
-  return { type: 'depth', symbol: d.symbol, snapshot: true, seq: d.seq, bids: d.bids, asks: d.asks, ts: d.ts };
-}
-
 /**
- * Wires the market streams of one pair: symbols (filtered by contract kind), ticker, order book
- * (with resync: a gap fetches GET /market/depth and feeds it as a snapshot), latest trades
- * (REST seed + live), candles (REST history for the interval + live klines). Every view is
- * coalesced to animation frames.
+ * The market streams of one pair, read from the core (src/core/marketStreams.ts: the book with
+ * its resync machine, trades with their REST seed, the ticker, candles with their history, the
+ * symbol list). Reading opens them; the core subscribes the topics (one subscribe for the four)
+ * and loads the seeds. A value of another pair (the first render after a switch) is never shown.
  */
 export function useTradeMarket(symbol: string, contract: ContractKind, interval: KlineInterval): TradeMarketView {
-  const api = useApi();
-  const frames$ = useMarketFrames() as Observable<MarketFrame>;
-  useMarketTopics(tradeTopics(symbol, interval));
-
-  const [symbols, setSymbols] = useState<SymbolInfo[] | null>(null);
-  useEffect(() => {
-    const ctrl = new AbortController();
-    api.get<SymbolInfo[]>('/market/symbols', undefined, ctrl.signal).then(
-      (list) => setSymbols(list.filter((s) => s.kinds.includes(contract))),
-      () => setSymbols((prev) => prev ?? []),
-    );
-    return () => ctrl.abort();
-  }, [api, contract]);
+  const m = useAppCore().streams.market;
+  // NOTE: the order of these reads is the order of the topics in the one subscribe message.
+  const rawBook = useStream(useMemo(() => m.book$(symbol), [m, symbol]), initialOrderBook(symbol));
+  const rawTrades = useStream(useMemo(() => m.trades$(symbol), [m, symbol]), initialTrades(symbol));
+  const rawTicker = useStream(useMemo(() => m.ticker$(symbol), [m, symbol]), initialTicker(symbol));
+  const rawCandles = useStream(useMemo(() => m.candles$(symbol, interval), [m, symbol, interval]), initialCandles(symbol, interval));
+  const allSymbols = useStream(useMemo(() => m.symbols$(), [m]), null);
+  const symbols = useMemo(() => allSymbols?.filter((s) => s.kinds.includes(contract)) ?? null, [allSymbols, contract]);
   const info = symbols?.find((s) => s.symbol === symbol) ?? null;
-
-  // Order book with REST re-snapshots injected on a gap.
-  const book$ = useMemo(() => {
-    const injected = new Subject<MarketFrame>();
-    const { book$: shared, resync$ } = orderBookStreams(merge(frames$, injected), symbol);
-    return { shared, resync$, injected };
-  }, [frames$, symbol]);
-  useEffect(() => {
-    let live = true;
-    const sub = book$.resync$.subscribe(() => {
-      api.get<DepthSnapshot>('/market/depth', { symbol, limit: 100 }).then(
-        (d) => live && book$.injected.next(snapshotFrame(d)),
-        () => {},
-      );
-    });
-    return () => {
-      live = false;
-      sub.unsubscribe();
-    };
-  }, [api, book$, symbol]);
-  const rawBook = useFrameState<OrderBookState>(book$.shared, initialOrderBook(symbol));
-  const book = rawBook.symbol === symbol ? rawBook : initialOrderBook(symbol);
-
-  const rawTicker = useFrameState(useMemo(() => ticker$(frames$, symbol), [frames$, symbol]), initialTicker(symbol));
-  const ticker = rawTicker.symbol === symbol ? rawTicker : initialTicker(symbol);
-
-  // Trades: REST seed merged with live frames.
-  const [seedTrades, setSeedTrades] = useState<readonly Trade[]>([]);
-  useEffect(() => {
-    let live = true;
-    setSeedTrades([]);
-    api.get<Trade[]>('/market/trades', { symbol, limit: 50 }).then((t) => live && setSeedTrades(t), () => {});
-    return () => {
-      live = false;
-    };
-  }, [api, symbol]);
-  const liveTrades = useFrameState(useMemo(() => trades$(frames$, symbol), [frames$, symbol]), initialTrades(symbol));
-  const trades = useMemo(() => {
-    const liveOfPair = liveTrades.symbol === symbol ? liveTrades : initialTrades(symbol);
-    return seedTrades.length === 0 ? liveOfPair : mergeTrades(liveOfPair, seedTrades);
-  }, [liveTrades, seedTrades, symbol]);
-
-  // Candles: history first, then live frames on top of it.
-  const [history, setHistory] = useState<CandlesState>(() => initialCandles(symbol, interval));
-  useEffect(() => {
-    let live = true;
-    setHistory(initialCandles(symbol, interval));
-    api.get<Candle[]>('/market/klines', { symbol, interval, limit: 500 }).then((h) => live && setHistory(initialCandles(symbol, interval, h)), () => {});
-    return () => {
-      live = false;
-    };
-  }, [api, symbol, interval]);
-  const candles = useFrameState(useMemo(() => candles$(frames$, history), [frames$, history]), history);
-
-  return { symbols, info, ticker, book, trades, candles: candles.symbol === symbol && candles.interval === interval ? candles : history };
+  return {
+    symbols,
+    info,
+    book: rawBook.symbol === symbol ? rawBook : initialOrderBook(symbol),
+    trades: rawTrades.symbol === symbol ? rawTrades : initialTrades(symbol),
+    ticker: rawTicker.symbol === symbol ? rawTicker : initialTicker(symbol),
+    candles: rawCandles.symbol === symbol && rawCandles.interval === interval ? rawCandles : initialCandles(symbol, interval),
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { marketFrameSchema, type MarketFrame } from '../protocol/market.ts';
+import { marketFrameSchema, type MarketFrame } from './market.ts';
 
 /**
  * Market fixture format (docs/STREAMS.md "Fixture format"), shared by the recorded-feed player

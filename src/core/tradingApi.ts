@@ -1,9 +1,9 @@
-import type { ApiClient } from '../../../api/client.ts';
-import { ApiError, NetworkError } from '../../../api/client.ts';
-import type { OrderAck, PlaceFailure, PlaceOrderRequest } from '../../../machines/orderMachine.ts';
-import type { Page } from '../../../protocol/envelope.ts';
-import type { ContractKind } from '../../../protocol/market.ts';
-import { TRADING_PATHS, type Balance, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../../../protocol/trading.ts';
+import type { ApiClient } from '../api/client.ts';
+import { ApiError, NetworkError } from '../api/client.ts';
+import type { OrderAck, PlaceFailure, PlaceOrderRequest } from '../machines/orderMachine.ts';
+import type { Page } from '../protocol/envelope.ts';
+import type { ContractKind } from '../protocol/market.ts';
+import { TRADING_PATHS, type Balance, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../protocol/trading.ts';
 
 /**
  * The trade screen's calls to the trading REST API (src/protocol/trading.ts, docs/TRADING.md),

@@ -1,4 +1,4 @@
-import type { Clock, TimerId } from '../ports/types.ts';
+import type { Clock, TimerId } from './types.ts';
 
 /**
  * A virtual clock for tests and replay that fires timers the way real time would.

@@ -1,0 +1,197 @@
+import { createActor, fromPromise, type Actor, type AnyActorLogic } from 'xstate';
+import type { Observable } from 'rxjs';
+import type { ApiClient } from '../api/client.ts';
+import type { Clock } from '../ports/types.ts';
+import { compensationMachine, type CompensationRequest } from '../machines/compensationMachine.ts';
+import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachine.ts';
+import { orderMachine, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
+import type { InboundFrame } from '../machines/socketMachine.ts';
+import { voucherMachine, type MergeRequest } from '../machines/voucherMachine.ts';
+import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
+import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
+import type { ContractKind } from '../protocol/market.ts';
+import { isVoucherFrame, VOUCHER_PATHS, type Voucher } from '../protocol/vouchers.ts';
+import type { ScreenActors } from './screenActors.ts';
+import type { TradingApi } from './tradingApi.ts';
+
+/**
+ * The lifecycle machines of the account and trade screens (order ticket, KYC form, compensation
+ * dialog, coupon merge), built, started, fed and stopped by the core. A screen asks for its actor
+ * with {@link ScreenMachines.get} and holds it with {@link ScreenMachines.retain} while mounted
+ * (src/ui/hooks/useCoreActor.ts); the core:
+ * - provides each machine's requests through the core's recorded ApiClient,
+ * - sends it the user-socket frames it follows (`kyc.frame`, `comp.frame`, `voucher.frame`),
+ * - registers it in `core.screens` under its name, so a browser replay delivers the recorded
+ *   `screen:<name>` intents to it,
+ * - stops it when its last holder leaves (after the current synchronous run, so React's
+ *   StrictMode unmount-and-remount keeps the same actor). `get` returns the live actor of the
+ *   same request, so a render React runs twice does not start two.
+ */
+
+/** The multipart body of POST /kyc/submit: trimmed text parts and the two photos. */
+export function kycFormData(form: KycFormValues): FormData {
+  const body = new FormData();
+  body.append('country', form.country.trim());
+  body.append('docType', form.docType.trim());
+  body.append('firstName', form.firstName.trim());
+  body.append('lastName', form.lastName.trim());
+  body.append('docNumber', form.docNumber.trim());
+  for (const slot of ['cover', 'info'] as const) {
+    const f = form[slot];
+    if (f instanceof Blob) body.append(slot, f, f.name);
+    // A replayed intent carries only the photo's description (the log never holds its bytes):
+    // send a same-shaped placeholder so the request matches the recorded one.
+    else if (f) body.append(slot, new File([new Uint8Array(f.size)], f.name, { type: f.type }), f.name);
+  }
+  return body;
+}
+
+export interface ScreenMachinesDeps {
+  api: ApiClient;
+  clock: Clock;
+  userFrames$: Observable<InboundFrame>;
+  screens: ScreenActors;
+  tradingApi: (contract: ContractKind) => TradingApi;
+  defer?: (fn: () => void) => void;
+}
+
+const logicOf = (deps: ScreenMachinesDeps) => {
+  const { api } = deps;
+  return {
+    kyc: kycMachine.provide({
+      actors: {
+        fetchStatus: fromPromise<KycStatusDto>(({ signal }) => api.get<KycStatusDto>(KYC_PATHS.status, undefined, signal)),
+        submit: fromPromise<KycStatusDto, KycFormValues>(({ input, signal }) => api.post<KycStatusDto>(KYC_PATHS.submit, kycFormData(input), { signal })),
+      },
+    }),
+    compensation: compensationMachine.provide({
+      actors: {
+        submit: fromPromise<CompensationOrder, CompensationRequest>(({ input, signal }) => {
+          const body = input.voucherId === undefined ? { id: input.id } : { id: input.id, voucherId: input.voucherId };
+          return api.post<CompensationOrder>(COMPENSATION_PATHS[input.action], body, { signal });
+        }),
+      },
+    }),
+    coupon: voucherMachine.provide({
+      actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
+    }),
+    order: (contract: ContractKind) =>
+      orderMachine.provide({
+        actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
+      }),
+  };
+};
+
+type Logic = ReturnType<typeof logicOf>;
+export type KycActor = Actor<Logic['kyc']>;
+export type CompensationActor = Actor<Logic['compensation']>;
+export type CouponActor = Actor<Logic['coupon']>;
+export type OrderActor = Actor<ReturnType<Logic['order']>>;
+
+/** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
+export type MachineRequest =
+  | { name: 'kyc' }
+  | { name: 'compensation' }
+  | { name: 'coupon' }
+  | { name: 'order'; contract: ContractKind; input: OrderInput };
+
+export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' } ? KycActor : R extends { name: 'compensation' } ? CompensationActor : R extends { name: 'coupon' } ? CouponActor : OrderActor;
+
+export interface ScreenMachines {
+  /** The live actor of `req.name`, created and started now if there is none. */
+  get<R extends MachineRequest>(req: R): ActorFor<R>;
+  /** Holds the actor while a screen shows it; the returned release lets it stop with its last holder. */
+  retain(req: MachineRequest, actor: unknown): () => void;
+  /** The live actors by name (the replay hashes nothing of them; tests read them). */
+  live(): ReadonlyMap<string, Actor<AnyActorLogic>>;
+  stop(): void;
+}
+
+/** One actor per screen, and per contract and symbol for the order ticket (a new pair is a new ticket). */
+const keyOf = (req: MachineRequest): string => (req.name === 'order' ? `order:${req.contract}:${req.input.symbol}` : req.name);
+
+interface Entry {
+  actor: Actor<AnyActorLogic>;
+  holders: number;
+  stopQueued: boolean;
+  cleanup: () => void;
+}
+
+export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
+  const logic = logicOf(deps);
+  const entries = new Map<string, Entry>();
+  const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn));
+
+  const stopEntry = (name: string, e: Entry) => {
+    e.cleanup();
+    e.actor.stop();
+    if (entries.get(name) === e) entries.delete(name);
+  };
+
+  const start = (req: MachineRequest): Entry => {
+    const { clock } = deps;
+    let actor: Actor<AnyActorLogic>;
+    let follow: ((f: InboundFrame) => void) | null = null;
+    switch (req.name) {
+      case 'kyc': {
+        const a = createActor(logic.kyc, { clock });
+        follow = (f) => isKycFrame(f) && a.send({ type: 'kyc.frame', status: f.data });
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
+      case 'compensation': {
+        const a = createActor(logic.compensation, { clock });
+        follow = (f) => isCompensationFrame(f) && a.send({ type: 'comp.frame', order: f.data });
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
+      case 'coupon': {
+        const a = createActor(logic.coupon, { clock });
+        follow = (f) => isVoucherFrame(f) && a.send({ type: 'voucher.frame', voucher: f.data });
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
+      case 'order':
+        actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
+        break;
+    }
+    actor.start();
+    const frameSub = follow ? deps.userFrames$.subscribe(follow) : null;
+    const unregister = deps.screens.register(req.name, actor as unknown as { send(e: { type: string }): void });
+    const entry: Entry = { actor, holders: 0, stopQueued: false, cleanup: () => (frameSub?.unsubscribe(), unregister()) };
+    entries.set(keyOf(req), entry);
+    return entry;
+  };
+
+  return {
+    get: <R extends MachineRequest>(req: R) => {
+      const e = entries.get(keyOf(req));
+      const live = e && e.actor.getSnapshot().status === 'active' ? e : start(req);
+      return live.actor as unknown as ActorFor<R>;
+    },
+    retain(req, actor) {
+      const name = keyOf(req);
+      let e = entries.get(name);
+      if (!e || e.actor !== actor) return () => {};
+      e.holders += 1;
+      let released = false;
+      return () => {
+        if (released || !e) return;
+        released = true;
+        e.holders -= 1;
+        if (e.holders > 0 || e.stopQueued) return;
+        e.stopQueued = true;
+        const entry = e;
+        defer(() => {
+          entry.stopQueued = false;
+          if (entry.holders === 0) stopEntry(name, entry);
+        });
+        e = undefined;
+      };
+    },
+    live: () => new Map([...entries].map(([k, v]) => [k, v.actor])),
+    stop() {
+      for (const [name, e] of [...entries]) stopEntry(name, e);
+    },
+  };
+}

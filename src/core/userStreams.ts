@@ -1,0 +1,275 @@
+import { Observable } from 'rxjs';
+import type { ApiClient } from '../api/client.ts';
+import type { InboundFrame } from '../machines/socketMachine.ts';
+import type { ContractKind } from '../protocol/market.ts';
+import type { Balance, Fill, LedgerEntry, Order, Position } from '../protocol/trading.ts';
+import { tradingApi, type TradingApi } from './tradingApi.ts';
+
+/**
+ * The user side of the core (docs/ARCHITECTURE.md "The core's streams"):
+ *
+ * - **Frame state** (hashed by replay), from the user socket: the latest balance per
+ *   `wallet:coin`, open positions by id (a `closed` frame removes one and lists it in
+ *   `closedPositions`), the latest order frame per id, and the account features' server truth
+ *   (KYC status, compensation orders, vouchers) from their frames AND from the answers of their
+ *   REST calls ({@link UserStreams.observeAnswer}, fed by the core's Http tap).
+ * - **Readers**: `trading$(contract)` is the trade screen's account (balance, positions, open
+ *   orders, histories): loaded from REST while a session exists, followed live by the frames,
+ *   reloaded after an order frame and on `refreshTrading` (reloads asked for in one synchronous
+ *   run are one reload).
+ */
+export interface UserStreams {
+  trading$(contract: ContractKind): Observable<TradingAccountState>;
+  /** Reloads every reader's lists of `contract` (after an action whose frame may not cover every list). */
+  refreshTrading(contract: ContractKind): void;
+  tradingApi(contract: ContractKind): TradingApi;
+  /** A 200 answer of a REST call: the account features' answers update their server truth. */
+  observeAnswer(method: string, path: string, data: unknown): void;
+  state(): Record<string, unknown>;
+  violations(): string[];
+  stop(): void;
+}
+
+/** The logged-in user's futures account of one contract kind, as the trade screen shows it. */
+export interface TradingAccountState {
+  loggedIn: boolean;
+  balance: Balance | null;
+  positions: Position[];
+  openOrders: Order[];
+  orderHistory: Order[];
+  fills: Fill[];
+  ledger: LedgerEntry[];
+  /** Latest user-socket order frame of this contract, for the order ticket. */
+  lastOrderFrame: Order | null;
+}
+
+/** Replaces the item with the same id or prepends it; drops it when `keep` says no. */
+export function upsert<T extends { id: string }>(list: readonly T[], item: T, keep: (t: T) => boolean = () => true): T[] {
+  const rest = list.filter((x) => x.id !== item.id);
+  return keep(item) ? [item, ...rest] : rest;
+}
+
+/** Whether an order belongs in the open-orders list (pending limit kinds of this contract). */
+export const isOpenOrder = (o: Order, contract: ContractKind): boolean => o.status === 'pending' && o.contract === contract;
+
+const EMPTY_ACCOUNT: TradingAccountState = { loggedIn: false, balance: null, positions: [], openOrders: [], orderHistory: [], fills: [], ledger: [], lastOrderFrame: null };
+
+export interface UserStreamsDeps {
+  frames$: Observable<InboundFrame>;
+  api: ApiClient;
+  /** The session token as it changes (null when logged out); emits the current one on subscribe. */
+  token$: Observable<string | null>;
+  defer?: (fn: () => void) => void;
+}
+
+type Dto = Record<string, unknown>;
+
+export function createUserStreams(deps: UserStreamsDeps): UserStreams {
+  const balances = new Map<string, Dto>();
+  const positions = new Map<string, Dto>();
+  const closedPositions: string[] = [];
+  const orders = new Map<string, Dto>();
+  let kyc: Dto | null = null;
+  const compensation = new Map<number, Dto>();
+  const vouchers = new Map<number, Dto>();
+  let rejected = 0;
+  const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn));
+
+  /** Keeps one account-feature DTO; false when it does not have the shape its kind needs. */
+  const account = (kind: 'kyc' | 'compensation' | 'voucher', data: unknown): boolean => {
+    if (typeof data !== 'object' || data === null) return false;
+    const d = data as Dto;
+    if (kind === 'kyc') {
+      if (typeof d.status !== 'string') return false;
+      kyc = d;
+      return true;
+    }
+    if (typeof d.id !== 'number' || typeof d.status !== 'string') return false;
+    (kind === 'compensation' ? compensation : vouchers).set(d.id, d);
+    return true;
+  };
+
+  const frameState = (f: InboundFrame): void => {
+    const d = (f as { data?: unknown }).data;
+    switch (f.type) {
+      case 'position': {
+        const p = d as Dto | null | undefined;
+        if (!p || typeof p !== 'object' || typeof p.id !== 'string') {
+          rejected += 1;
+          return;
+        }
+        if (p.closed === true) {
+          if (positions.delete(p.id)) closedPositions.push(p.id);
+        } else positions.set(p.id, p);
+        return;
+      }
+      case 'order': {
+        const o = d as Dto | null | undefined;
+        if (!o || typeof o !== 'object' || (typeof o.id !== 'string' && typeof o.id !== 'number')) {
+          rejected += 1;
+          return;
+        }
+        orders.set(String(o.id), o);
+        return;
+      }
+      case 'kyc':
+      case 'compensation':
+      case 'voucher':
+        if (!account(f.type, d)) rejected += 1;
+        return;
+      case 'balance':
+        if (typeof d !== 'object' || d === null) {
+          rejected += 1;
+          return;
+        }
+        balances.set(`${String((d as Dto).wallet)}:${String((d as Dto).coin)}`, d as Dto);
+        return;
+      default:
+        return;
+    }
+  };
+
+  // ---- trading account readers ----------------------------------------------------------------
+  type Reader = { contract: ContractKind; reload(): void; frame(f: InboundFrame): void };
+  const readers = new Set<Reader>();
+  const apis = new Map<ContractKind, TradingApi>();
+  const apiOf = (contract: ContractKind): TradingApi => {
+    let a = apis.get(contract);
+    if (!a) apis.set(contract, (a = tradingApi(deps.api, contract)));
+    return a;
+  };
+
+  const subs = [
+    deps.frames$.subscribe((f) => {
+      frameState(f);
+      for (const r of [...readers]) r.frame(f);
+    }),
+  ];
+
+  const trading$ = (contract: ContractKind) =>
+    new Observable<TradingAccountState>((sub) => {
+      const api = apiOf(contract);
+      let s: TradingAccountState = EMPTY_ACCOUNT;
+      let token: string | null = null;
+      let generation = 0;
+      let reloadQueued = false;
+      const set = (patch: Partial<TradingAccountState>) => {
+        s = { ...s, ...patch };
+        sub.next(s);
+      };
+      const load = () => {
+        reloadQueued = false;
+        const gen = ++generation;
+        if (token === null) return;
+        const take = <T,>(p: Promise<T>, key: keyof TradingAccountState) => p.then((v) => gen === generation && set({ [key]: v } as Partial<TradingAccountState>), () => {});
+        take(api.balance(), 'balance');
+        take(api.positions(), 'positions');
+        take(api.openOrders(), 'openOrders');
+        take(api.orderHistory(), 'orderHistory');
+        take(api.fills(), 'fills');
+        take(api.ledger(), 'ledger');
+      };
+      const reader: Reader = {
+        contract,
+        reload() {
+          if (reloadQueued) return;
+          reloadQueued = true;
+          defer(load);
+        },
+        frame(f) {
+          if (token === null) return;
+          const data = (f as { data?: unknown }).data;
+          if (typeof data !== 'object' || data === null) return;
+          if (f.type === 'order') {
+            const o = data as Order;
+            if (o.contract !== contract) return;
+            set({ openOrders: upsert(s.openOrders, o, (x) => isOpenOrder(x, contract)), lastOrderFrame: o });
+            reader.reload();
+          } else if (f.type === 'position') {
+            const p = data as Position & { closed?: boolean };
+            if (p.contract !== contract) return;
+            set({ positions: upsert(s.positions, p, (x) => !(x as Position & { closed?: boolean }).closed && x.qty > 0) });
+          } else if (f.type === 'balance') {
+            const b = data as Balance;
+            if (b.wallet === contract && b.coin === 'USDT') set({ balance: b });
+          }
+        },
+      };
+      readers.add(reader);
+      sub.next(s);
+      const tokenSub = deps.token$.subscribe((t) => {
+        const was = token !== null;
+        token = t;
+        if (t === null) {
+          generation += 1;
+          if (was || s.loggedIn) set({ ...EMPTY_ACCOUNT, lastOrderFrame: s.lastOrderFrame });
+        } else if (!was) {
+          set({ loggedIn: true });
+          load();
+        }
+      });
+      return () => {
+        generation += 1;
+        readers.delete(reader);
+        tokenSub.unsubscribe();
+      };
+    });
+
+  return {
+    trading$,
+    refreshTrading(contract) {
+      for (const r of readers) if (r.contract === contract) r.reload();
+    },
+    tradingApi: apiOf,
+    observeAnswer(method, path, data) {
+      const list = (data as { list?: unknown } | null)?.list;
+      switch (path) {
+        case '/kyc/status':
+        case '/kyc/submit':
+          account('kyc', data);
+          return;
+        case '/compensation/orders':
+          if (Array.isArray(list)) for (const o of list) account('compensation', o);
+          return;
+        case '/compensation/claim':
+        case '/compensation/boost':
+        case '/compensation/withdraw':
+          account('compensation', data);
+          return;
+        case '/vouchers':
+          if (Array.isArray(list)) for (const v of list) account('voucher', v);
+          return;
+        case '/vouchers/merge':
+          account('voucher', data);
+          return;
+        default:
+          return;
+      }
+    },
+    state: () => ({
+      balances: Object.fromEntries(balances),
+      positions: Object.fromEntries(positions),
+      closedPositions,
+      orders: orders.size > 0 ? Object.fromEntries(orders) : undefined,
+      rejected,
+      // undefined fields are left out of the hash: logs without these features hash as before
+      kyc: kyc ?? undefined,
+      compensation: compensation.size > 0 ? Object.fromEntries(compensation) : undefined,
+      vouchers: vouchers.size > 0 ? Object.fromEntries(vouchers) : undefined,
+    }),
+    violations() {
+      const out: string[] = [];
+      for (const [k, b] of balances) {
+        for (const field of ['available', 'frozen', 'total']) {
+          const v = Number(b[field]);
+          if (b[field] !== undefined && (!Number.isFinite(v) || v < 0)) out.push(`balance ${k} ${field} is ${String(b[field])}`);
+        }
+      }
+      return out;
+    },
+    stop() {
+      for (const s of subs) s.unsubscribe();
+      readers.clear();
+    },
+  };
+}
