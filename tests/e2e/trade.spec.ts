@@ -65,11 +65,13 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Take profit').fill(String(tp));
   await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Take profit set')).toBeVisible();
   await expect(row.getByTestId('position-tpsl')).toContainText(tp.toLocaleString('en-US'));
   await page.screenshot({ path: `screenshots/trade-${shot}-position.png`, fullPage: true });
 
   // Close it.
   await row.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByText(/^Position closed 0\.0\d+ BTC at [\d,]+\.\d+$/)).toBeVisible();
   await expect(page.getByTestId('position-row')).toHaveCount(0);
 
   // Order history, trade history and the fee in the transaction history.

@@ -25,6 +25,9 @@ export function Shell() {
 
   useEffect(() => {
     window.scrollTo({ top: 0, left: 0 });
+    // An error from the screen the user left is stale on the next one (a wrong code under
+    // 'Login successful'): dismiss it. Success and info toasts finish their own short life.
+    for (const shown of toast.getToasts()) if ('type' in shown && shown.type === 'error') toast.dismiss(shown.id);
   }, [pathname]);
 
   useCoreOutputs((o) => {

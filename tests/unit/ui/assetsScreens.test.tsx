@@ -118,7 +118,7 @@ describe('transfer dialog', () => {
         http.on('GET', '/wallet/balances', () => envelope(200, 'success', after));
         http.on('POST', '/wallet/transfer', () => {
           after = BALANCES.map((b) => (b.wallet === 'fund' ? bal('fund', 'USDT', '9900.000000') : b.wallet === 'perp' ? bal('perp', 'USDT', '1000.000000', '100.000000') : b));
-          return envelope(200, 'Transfer successful', { from: after[0], to: after[3] });
+          return envelope(200, 'success', { from: after[0], to: after[3] });
         });
       },
     });
@@ -127,7 +127,7 @@ describe('transfer dialog', () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Confirm transfer' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(transfers(h).map((r) => r.body)).toEqual([{ from: 'fund', to: 'perp', coin: 'USDT', amount: '100' }]);
-    expect(await screen.findByText('Transfer successful')).toBeTruthy();
+    expect(await screen.findByText('Transfer completed')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('wallet-fund-total').textContent).toBe('$9,900.00'));
     expect(screen.getByTestId('wallet-perp-total').textContent).toBe('$1,100.00');
     expect(h.http.requests.filter((r) => r.path === '/wallet/balances')).toHaveLength(2);

@@ -219,3 +219,20 @@ describe('route flags', () => {
     h.core.stop();
   });
 });
+
+describe('toasts across screens', () => {
+  it('an error toast from the screen the user left is dismissed on the next one; a success toast stays', async () => {
+    const { toast } = await import('sonner');
+    const h = renderShell({ path: '/market' });
+    await screen.findByTestId('topbar-desktop');
+    act(() => {
+      toast.error('Invalid verification code');
+      toast.success('Login successful');
+    });
+    expect(await screen.findByText('Invalid verification code')).toBeTruthy();
+    fireEvent.click(within(screen.getByTestId('topbar-desktop')).getByRole('link', { name: 'Home' }));
+    await waitFor(() => expect(screen.queryByText('Invalid verification code')).toBeNull());
+    expect(screen.getByText('Login successful')).toBeTruthy();
+    h.core.stop();
+  });
+});

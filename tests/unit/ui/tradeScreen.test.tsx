@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { toast } from 'sonner';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, type ScriptedHttp } from '../../../src/ports/fakes.ts';
 import type { Balance, Order, Position } from '../../../src/protocol/trading.ts';
@@ -54,7 +55,7 @@ function scriptTrading(http: ScriptedHttp, placed: (body: Record<string, unknown
   http.on('GET', '/market/trades', envelope(200, 'ok', [{ id: 1, price: 65000, qty: 0.5, side: 'buy', ts: 1 }]));
   http.on('GET', '/market/depth', envelope(200, 'ok', { symbol: 'BTCUSDT', seq: 1, bids: [], asks: [], ts: 1 }));
   http.on('POST', '/trade/order', (req) => placed(req.body as Record<string, unknown>));
-  http.on('POST', '/trade/position/close', envelope(200, 'ok', order({ kind: 'marketClose', status: 'filled' })));
+  http.on('POST', '/trade/position/close', envelope(200, 'ok', order({ kind: 'marketClose', status: 'filled', qty: 0.5, executedQty: 0.5, avgPrice: 64210.5 })));
 }
 
 function renderTrade(opts: { loggedIn: boolean; placed?: Parameters<typeof scriptTrading>[1]; std?: boolean }): MarketHarness {
@@ -215,5 +216,7 @@ describe('trade screen', () => {
     await settle();
     const close = h.http.requests.find((r) => r.method === 'POST' && r.path === '/trade/position/close');
     expect(close?.body).toMatchObject({ positionId: 'p1' });
+    // the toast says what happened: how much closed, at what price, to the instrument's precision
+    await waitFor(() => expect(toast.getHistory().map((x) => ('title' in x ? x.title : null))).toContain('Position closed 0.500 BTC at 64,210.50'));
   });
 });

@@ -57,7 +57,7 @@ function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin 
   const post = useCallback(async () => {
     try {
       const env = await api.request<TransferResult>({ method: 'POST', path: apiPath(TRADING_PATHS.transfer), body: { ...draft } });
-      toast.success(env.msg || t('transferDone'));
+      toast.success(t('transferDone')); // what happened, in the user's language (the server's msg is a bare 'success')
       onDone?.(env.data);
       onClose();
     } catch (e: unknown) {

@@ -74,7 +74,7 @@ const en = {
   availableAmount: 'Available: {{amount}} {{coin}}',
   confirmTransfer: 'Confirm transfer',
   sameWallet: 'Please choose two different accounts',
-  transferDone: 'Transfer successful',
+  transferDone: 'Transfer completed',
   // futures orders
   ordersTitle: 'Futures orders',
   tabOpen: 'Open orders',

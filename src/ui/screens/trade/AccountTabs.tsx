@@ -44,15 +44,18 @@ export function AccountTabs({
   const [editing, setEditing] = useState<Position | null>(null);
   const pp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.pricePrecision ?? 2;
   const qp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.qtyPrecision ?? 3;
-  const act = async (p: Promise<unknown>, ok: string) => {
+  /** Runs an account action; the toast says what happened, built from the server's answer. */
+  const act = async <T,>(p: Promise<T>, ok: (answer: T) => string) => {
     try {
-      await p;
-      toast.success(ok);
+      const answer = await p;
+      toast.success(ok(answer));
       account.refresh();
     } catch (e) {
       toast.error(errorMessage(e));
     }
   };
+  const base = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.base ?? '';
+  const tpslDone = (tp: number | null, sl: number | null) => t(tp !== null && sl !== null ? 'tpslSet_both' : tp !== null ? 'tpslSet_tp' : sl !== null ? 'tpslSet_sl' : 'tpslSet_none');
   const count = (k: AccountTab) => (k === 'positions' ? account.positions.length : k === 'openOrders' ? account.openOrders.length : null);
 
   const empty = (n: number, cols: number) =>
@@ -105,7 +108,13 @@ export function AccountTabs({
                     <Button size="sm" variant="secondary" onClick={() => setEditing(p)}>
                       {t('editTpSl')}
                     </Button>
-                    <Button size="sm" variant="secondary" onClick={() => act(account.api.closePosition(p.id, newId()), t('closed'))}>
+                    <Button size="sm" variant="secondary" onClick={() =>
+                        act(account.api.closePosition(p.id, newId()), (o) =>
+                          o.executedQty > 0
+                            ? t('closedAt', { qty: formatNumber(o.executedQty, qp(p.symbol)), base: base(p.symbol), price: formatNumber(o.avgPrice, pp(p.symbol)) })
+                            : t('closed'),
+                        )
+                      }>
                       {t('closePosition')}
                     </Button>
                   </td>
@@ -135,7 +144,7 @@ export function AccountTabs({
                   <td className="rf-num">{formatNumber(o.qty, qp(o.symbol))}</td>
                   <td className="rf-num">{formatNumber(o.executedQty, qp(o.symbol))}</td>
                   <td>
-                    <Button size="sm" variant="secondary" onClick={() => act(account.api.cancelOrder(o.id), t('st_canceled'))}>
+                    <Button size="sm" variant="secondary" onClick={() => act(account.api.cancelOrder(o.id), () => t('st_canceled'))}>
                       {t('cancelOrder')}
                     </Button>
                   </td>
@@ -224,7 +233,7 @@ export function AccountTabs({
           </table>
         )}
       </div>
-      {editing && <TpSlDialog position={editing} onClose={() => setEditing(null)} onSave={(tp, sl) => act(account.api.setTpSl(editing.id, tp, sl), t('saved')).then(() => setEditing(null))} />}
+      {editing && <TpSlDialog position={editing} onClose={() => setEditing(null)} onSave={(tp, sl) => act(account.api.setTpSl(editing.id, tp, sl), () => tpslDone(tp, sl)).then(() => setEditing(null))} />}
     </section>
   );
 }
