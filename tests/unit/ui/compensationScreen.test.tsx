@@ -79,7 +79,11 @@ describe('compensation orders screen', () => {
     const h = renderScreen(srv);
     const rows = await screen.findAllByTestId('comp-row');
     expect(rows).toHaveLength(3);
-    expect(screen.getByTestId('comp-summaryPending').textContent).toContain('152.925');
+    // statements read in cents (issue 14: no six-decimal amounts); the withdraw dialog below stays exact
+    expect(screen.getByTestId('comp-summaryPending').textContent).toContain('152.93');
+    expect(screen.getByTestId('comp-summaryPending').textContent).not.toContain('152.925');
+    expect(rows[2]?.textContent).toContain('152.93');
+    expect(rows[2]?.textContent).not.toContain('152.925');
     const table = screen.getByRole('table');
     for (const head of ['Created', 'Status', 'Total user PnL', 'Total user compensation', 'Compensation amount', 'Paid amount', 'Duration (days)', 'Daily return']) {
       expect(within(table).getByText(head)).toBeTruthy();

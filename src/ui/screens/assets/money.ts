@@ -20,6 +20,15 @@ export function formatCoinAmount(amount: string, coin: string): string {
   return formatNumber(full, Math.max(2, significant));
 }
 
+/**
+ * A USDT amount as a statement shows it: grouped, 2 decimals ('1,234.57'). For amounts computed by
+ * division (daily compensation payouts, their sums) whose micro-USDT digits are noise to a reader;
+ * balances keep {@link formatCoinAmount}, which never hides a small holding.
+ */
+export function formatUsdtDisplay(amount: string): string {
+  return formatNumber(amount, 2);
+}
+
 /** A scaled USD value in the display currency with its symbol: '$10,000.00' (2 decimals, SPEC §9). */
 export function formatFiat(usdScaled: bigint, currency: Currency): string {
   const text = formatScaled(usdScaled, SCALE);

@@ -5,11 +5,11 @@ import { formatNumber, trendOf } from '../../../format/number.ts';
 import { actionOf } from '../../../protocol/compensation.ts';
 import type { CompensationAction, CompensationOrder } from '../../../protocol/compensation.ts';
 import { Button } from '../../components/Button.tsx';
-import { formatCoinAmount } from '../assets/money.ts';
+import { formatUsdtDisplay } from '../assets/money.ts';
 import { formatDateTime } from '../orders/historyQuery.ts';
 import { paidPercent } from './compensationModel.ts';
 
-const usdt = (v: string): string => formatCoinAmount(v, 'USDT');
+const usdt = formatUsdtDisplay;
 
 function Signed({ value }: { value: string }) {
   const tr = trendOf(value);

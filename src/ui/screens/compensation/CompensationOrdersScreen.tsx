@@ -13,7 +13,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
-import { formatCoinAmount } from '../assets/money.ts';
+import { formatUsdtDisplay } from '../assets/money.ts';
 import { ActionDialog } from './ActionDialog.tsx';
 import { CompensationList } from './CompensationList.tsx';
 import { firstEligible, STATUS_FILTERS } from './compensationModel.ts';
@@ -56,7 +56,7 @@ function Summary({ s }: { s: CompensationSummary }) {
       {cards.map(([k, v, cls]) => (
         <div key={k} className="comp-summary__card" data-testid={`comp-${k}`}>
           <span className="acct-muted">{t(k)}</span>
-          <b className={cls}>{formatCoinAmount(v, 'USDT')}</b>
+          <b className={cls}>{formatUsdtDisplay(v)}</b>
           <span className="acct-muted comp-summary__unit">USDT</span>
         </div>
       ))}
