@@ -94,12 +94,12 @@ test('other languages fit the phone width', async ({ browser }) => {
     await presetStorage(page, { lang, token });
     for (const path of ['/my/settings/preference', '/my/settings/security', '/my/settings/login-history']) {
       await page.goto(path);
-      await expect(page.locator('.settings-title')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await noSidewaysOverflow(page, 390);
     }
     await page.screenshot({ path: `screenshots/settings-login-history-mobile-${lang}.png`, fullPage: true });
     await page.goto('/my/settings/preference');
-    await expect(page.locator('.settings-title')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.screenshot({ path: `screenshots/settings-preference-mobile-${lang}.png`, fullPage: true });
     await page.close();
   }

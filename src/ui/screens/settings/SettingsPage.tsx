@@ -1,14 +1,16 @@
 import type { ReactNode } from 'react';
+import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { SettingsNav } from './SettingsNav.tsx';
 import './settings.css';
 
-/** Frame of one settings screen: sub-navigation, a heading and the content card(s). */
+/**
+ * Frame of one settings screen: the account centre's frame (side navigation on desktop, like every
+ * /my page), the settings tabs above the heading, and the content card(s).
+ */
 export function SettingsPage({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <div className="settings-page">
-      <SettingsNav />
-      <h1 className="settings-title">{title}</h1>
-      {children}
-    </div>
+    <AccountLayout title={title} sub={<SettingsNav />}>
+      <div className="settings-page">{children}</div>
+    </AccountLayout>
   );
 }
