@@ -43,6 +43,23 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   const row = page.getByTestId('position-row');
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('liq-price')).toHaveText(/^\d{1,3}(,\d{3})*\.\d+$/);
+  if (shot === 'phone') {
+    // Phones: the position is a card (no sideways table), and every account tab, once chosen,
+    // shows its whole label inside the row (no 'Trade histor').
+    await expect(page.locator('article[data-testid="position-row"]')).toHaveCount(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+    const tabs = page.getByRole('tablist', { name: 'Account' }).getByRole('tab');
+    for (let i = (await tabs.count()) - 1; i >= 0; i--) {
+      await tabs.nth(i).click();
+      const fits = await tabs.nth(i).evaluate((el) => {
+        const r = (el.parentElement as HTMLElement).getBoundingClientRect();
+        const b = el.getBoundingClientRect();
+        return b.left >= r.left - 1 && b.right <= r.right + 1 && el.scrollWidth <= el.clientWidth + 1;
+      });
+      expect(fits, `tab ${i} fully visible`).toBe(true);
+    }
+    await tabs.first().click();
+  }
 
   // A limit buy well under the market rests in open orders.
   const price = Math.floor((await lastPrice(page)) * 0.8);

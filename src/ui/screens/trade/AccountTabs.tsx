@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
@@ -7,6 +8,7 @@ import type { SymbolInfo } from '../../../protocol/market.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
+import { useDevice } from '../../hooks/usePrefs.ts';
 import type { Position } from '../../../protocol/trading.ts';
 import type { TradingAccount } from './useTradingAccount.ts';
 
@@ -25,6 +27,9 @@ export function dateTime(ms: number): string {
  * history, trade history and transaction (ledger) history, from {@link TradingAccount}.
  * Prices use the instrument's precision when the row is for a known symbol.
  */
+/** The figure columns of a position (after the symbol, before the actions). */
+const POSITION_COLS = ['size', 'entryPrice', 'markPrice', 'liqPrice', 'margin', 'marginRatio', 'pnl', 'tpsl'] as const;
+
 export function AccountTabs({
   account,
   symbols,
@@ -56,6 +61,49 @@ export function AccountTabs({
   };
   const base = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.base ?? '';
   const tpslDone = (tp: number | null, sl: number | null) => t(tp !== null && sl !== null ? 'tpslSet_both' : tp !== null ? 'tpslSet_tp' : sl !== null ? 'tpslSet_sl' : 'tpslSet_none');
+  const cards = useDevice() === 'mobile';
+  const sideCls = (p: Position) => (p.side === 'long' ? 'rf-up' : 'rf-down');
+  const positionTitle = (p: Position) => (
+    <>
+      <strong>{p.symbol}</strong> <span className={sideCls(p)}>{t(p.side)} {p.leverage}x</span>
+    </>
+  );
+  /** A position's figures, drawn as table cells on wide screens and as labelled card fields on phones. */
+  const positionCells = (p: Position): { col: (typeof POSITION_COLS)[number]; cls: string; value: ReactNode; testId?: string }[] => [
+    { col: 'size', cls: `rf-num ${sideCls(p)}`, value: formatNumber(p.qty, qp(p.symbol)) },
+    { col: 'entryPrice', cls: 'rf-num', value: formatNumber(p.entryPrice, pp(p.symbol)) },
+    { col: 'markPrice', cls: 'rf-num', value: formatNumber(p.markPrice, pp(p.symbol)) },
+    { col: 'liqPrice', cls: 'rf-num', value: formatNumber(p.liquidationPrice, pp(p.symbol)), testId: 'liq-price' },
+    { col: 'margin', cls: 'rf-num', value: formatNumber(p.margin, 2) },
+    { col: 'marginRatio', cls: 'rf-num', value: formatPercent(p.marginRatio * 100).replace('+', '') },
+    { col: 'pnl', cls: `rf-num ${Number(p.unrealizedPnl) >= 0 ? 'rf-up' : 'rf-down'}`, value: `${formatNumber(p.unrealizedPnl, 2)} (${formatPercent(p.returnPct)})` },
+    {
+      col: 'tpsl',
+      cls: 'rf-num',
+      value: `${p.tp === null ? '--' : formatNumber(p.tp, pp(p.symbol))} / ${p.sl === null ? '--' : formatNumber(p.sl, pp(p.symbol))}`,
+      testId: 'position-tpsl',
+    },
+  ];
+  const positionActions = (p: Position) => (
+    <>
+      <Button size="sm" variant="secondary" onClick={() => setEditing(p)}>
+        {t('editTpSl')}
+      </Button>
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={() =>
+          act(account.api.closePosition(p.id, newId()), (o) =>
+            o.executedQty > 0
+              ? t('closedAt', { qty: formatNumber(o.executedQty, qp(p.symbol)), base: base(p.symbol), price: formatNumber(o.avgPrice, pp(p.symbol)) })
+              : t('closed'),
+          )
+        }
+      >
+        {t('closePosition')}
+      </Button>
+    </>
+  );
   const count = (k: AccountTab) => (k === 'positions' ? account.positions.length : k === 'openOrders' ? account.openOrders.length : null);
 
   const empty = (n: number, cols: number) =>
@@ -76,52 +124,52 @@ export function AccountTabs({
         items={TABS.map((k) => ({ key: k, label: count(k) ? `${t(`tab_${k}`)} (${count(k)})` : t(`tab_${k}`) }))}
       />
       <div className="rf-at-body" role="region" aria-label={t(`tab_${tab}`)} tabIndex={0}>
-        {tab === 'positions' && (
+        {tab === 'positions' && !cards && (
           <table className="rf-table" data-testid="positions">
             <thead>
               <tr>
-                {['symbol', 'size', 'entryPrice', 'markPrice', 'liqPrice', 'margin', 'marginRatio', 'pnl', 'tpsl', 'actions'].map((c) => (
+                {['symbol', ...POSITION_COLS, 'actions'].map((c) => (
                   <th key={c}>{t(`col_${c}`)}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {empty(account.positions.length, 10)}
+              {empty(account.positions.length, POSITION_COLS.length + 2)}
               {account.positions.map((p) => (
                 <tr key={p.id} data-testid="position-row">
-                  <td>
-                    <strong>{p.symbol}</strong> <span className={p.side === 'long' ? 'rf-up' : 'rf-down'}>{t(p.side)} {p.leverage}x</span>
-                  </td>
-                  <td className={`rf-num ${p.side === 'long' ? 'rf-up' : 'rf-down'}`}>{formatNumber(p.qty, qp(p.symbol))}</td>
-                  <td className="rf-num">{formatNumber(p.entryPrice, pp(p.symbol))}</td>
-                  <td className="rf-num">{formatNumber(p.markPrice, pp(p.symbol))}</td>
-                  <td className="rf-num" data-testid="liq-price">{formatNumber(p.liquidationPrice, pp(p.symbol))}</td>
-                  <td className="rf-num">{formatNumber(p.margin, 2)}</td>
-                  <td className="rf-num">{formatPercent(p.marginRatio * 100).replace('+', '')}</td>
-                  <td className={`rf-num ${Number(p.unrealizedPnl) >= 0 ? 'rf-up' : 'rf-down'}`}>
-                    {formatNumber(p.unrealizedPnl, 2)} ({formatPercent(p.returnPct)})
-                  </td>
-                  <td className="rf-num" data-testid="position-tpsl">
-                    {p.tp === null ? '--' : formatNumber(p.tp, pp(p.symbol))} / {p.sl === null ? '--' : formatNumber(p.sl, pp(p.symbol))}
-                  </td>
-                  <td className="rf-at-actions">
-                    <Button size="sm" variant="secondary" onClick={() => setEditing(p)}>
-                      {t('editTpSl')}
-                    </Button>
-                    <Button size="sm" variant="secondary" onClick={() =>
-                        act(account.api.closePosition(p.id, newId()), (o) =>
-                          o.executedQty > 0
-                            ? t('closedAt', { qty: formatNumber(o.executedQty, qp(p.symbol)), base: base(p.symbol), price: formatNumber(o.avgPrice, pp(p.symbol)) })
-                            : t('closed'),
-                        )
-                      }>
-                      {t('closePosition')}
-                    </Button>
-                  </td>
+                  <td>{positionTitle(p)}</td>
+                  {positionCells(p).map((c) => (
+                    <td key={c.col} className={c.cls} data-testid={c.testId}>
+                      {c.value}
+                    </td>
+                  ))}
+                  <td className="rf-at-actions">{positionActions(p)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+        )}
+        {tab === 'positions' && cards && (
+          // Phones: one card per position, every figure labelled, no sideways scrolling (issue 14).
+          <div className="rf-pos-cards" data-testid="positions">
+            {account.positions.length === 0 ? <p className="rf-at-empty">{account.loggedIn ? t('common:noData') : t('loginToTrade')}</p> : null}
+            {account.positions.map((p) => (
+              <article key={p.id} className="rf-pos-card" data-testid="position-row" aria-label={`${p.symbol} ${t(p.side)}`}>
+                <header className="rf-pos-card__head">{positionTitle(p)}</header>
+                <dl className="rf-pos-card__grid">
+                  {positionCells(p).map((c) => (
+                    <div key={c.col}>
+                      <dt>{t(`col_${c.col}`)}</dt>
+                      <dd className={c.cls} data-testid={c.testId}>
+                        {c.value}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+                <div className="rf-pos-card__actions">{positionActions(p)}</div>
+              </article>
+            ))}
+          </div>
         )}
         {tab === 'openOrders' && (
           <table className="rf-table" data-testid="open-orders">
