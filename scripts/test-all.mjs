@@ -35,8 +35,8 @@ if (want('lint')) {
   rows.push({ name: 'lint', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
 }
 if (want('layers')) {
-  // Import direction protocol ← ports ← domain ← core ← ui, server → src/protocol only, no folder cycles.
-  const r = run('layers', 'npx', ['tsx', 'scripts/check-layers.ts']);
+  // dependency-cruiser (.dependency-cruiser.cjs): protocol ← ports ← domain ← core ← ui, server → src/protocol+format only, no folder cycles, no server cycles.
+  const r = run('layers', 'npx', ['depcruise', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
   rows.push({ name: 'layers', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
 }
 if (want('vitest')) {

@@ -1,8 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Db } from './db/connection.ts';
-import type { ServerClock } from './http/deps.ts';
-import type { MarketSource } from './market/source.ts';
-import type { UserEventBus } from './ws/userBus.ts';
+import type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 import { compensationPlugin, COMPENSATION_JOB_MS } from './compensation/routes.ts';
 import { runCompensationJobs } from './compensation/service.ts';
 import { kycPlugin } from './kyc/routes.ts';
@@ -11,38 +8,7 @@ import { MONEY_JOB_MS, runMoneyJobs } from './money/jobs.ts';
 import { createTrading } from './trading/wiring.ts';
 import { vouchersPlugin } from './vouchers/routes.ts';
 
-/** What a server feature may use (docs/ARCHITECTURE.md, "Server features"). */
-export interface FeatureDeps {
-  db: Db;
-  clock: ServerClock;
-  /** Pushes user-socket frames (e.g. a KYC decision); absent in tests that run without sockets. */
-  bus?: UserEventBus;
-  /** The market engine (prices for trading and instant convert); features that need it are skipped without it. */
-  source?: MarketSource;
-  /**
-   * Period of every feature's background job in ms, overriding each job's default; 0 = no timer,
-   * the caller runs the jobs by hand with {@link runFeatureJobs} after moving its clock (tests).
-   */
-  periodicMs?: number;
-}
-
-/** A periodic job of a feature: due work on the server clock (payouts, chain confirmations). */
-export interface FeatureJob {
-  /** Default period when FeatureDeps.periodicMs is not given. */
-  everyMs: number;
-  run(deps: FeatureDeps, now: number): Promise<unknown>;
-}
-
-/**
- * One server feature: a folder under server/ with its routes, service and store. `plugin`
- * registers its routes under its own prefix (null when a dependency it needs is absent); `job`
- * is run on a timer by {@link createFeatures}, never by the feature itself.
- */
-export interface ServerFeature {
-  name: string;
-  plugin(deps: FeatureDeps): FastifyPluginAsync | null;
-  job?: FeatureJob;
-}
+export type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 
 /**
  * THE list of server features. Append a feature here and it is served by server.ts, the

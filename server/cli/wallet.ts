@@ -4,7 +4,7 @@ import { loadConfig } from '../config.ts';
 import { dbFile, openDb } from '../db/connection.ts';
 import type { Db } from '../db/connection.ts';
 import { findUserByEmail } from '../db/repos/users.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { ruleOrMessage, sendDeposit } from '../money/deposits.ts';
 import { transition, withdrawalDto } from '../money/withdrawals.ts';
 import { MONEY_PATHS } from '../../src/protocol/wallet.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../src/protocol/envelope.ts';
 import { Code } from '../../src/protocol/envelope.ts';
 import { boostBody, claimBody, COMPENSATION_MSG, compensationListQuery, fastForwardBody, withdrawBody } from '../../src/protocol/compensation.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
 import type { ActionResult } from './service.ts';

@@ -6,7 +6,7 @@ import { Code, ok } from '../../src/protocol/envelope.ts';
 import { KYC_IMAGE_SLOTS, KYC_MSG, kycDevReviewBody, kycFieldsSchema } from '../../src/protocol/kyc.ts';
 import type { KycImageSlot } from '../../src/protocol/kyc.ts';
 import { KYC_IMAGE_MAX_BYTES } from '../../src/protocol/user.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
 import { readMultipartSafely } from '../http/multipart.ts';

@@ -1,4 +1,4 @@
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import type { Db } from '../db/connection.ts';
 import type { Wallet } from '../db/schema.ts';
 import { balanceOf } from '../wallet/wallet.ts';

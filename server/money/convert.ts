@@ -10,7 +10,7 @@ import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { decimalsOf, formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import { pageOf } from '../db/paged.ts';
 import type { ConvertQuotesTable } from '../db/schema.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { postLedger } from '../ledger/post.ts';
 import type { MarketSource } from '../market/source.ts';
 import { availableOf } from '../wallet/wallet.ts';

@@ -9,7 +9,7 @@ import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import { pageOf } from '../db/paged.ts';
 import type { Selectable } from 'kysely';
 import type { DepositsTable } from '../db/schema.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { move } from '../ledger/post.ts';
 import { MONEY_WALLET, publishBalance } from './accounts.ts';
 import { addressSecret, depositAddressFor } from './addresses.ts';

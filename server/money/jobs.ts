@@ -1,4 +1,4 @@
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { advanceDeposits } from './deposits.ts';
 import { advanceWithdrawals } from './withdrawals.ts';
 

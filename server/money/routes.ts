@@ -12,7 +12,7 @@ import { consumeCode } from '../db/repos/mailCodes.ts';
 import { claimTotpStep, findUserByEmail } from '../db/repos/users.ts';
 import { pageOf } from '../db/paged.ts';
 import type { UserRow } from '../db/schema.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
 import { matchTotpStep } from '../services/totp.ts';

@@ -7,7 +7,7 @@ import type { Db } from '../db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import type { UserRow, WithdrawalsTable } from '../db/schema.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { move, postLedger } from '../ledger/post.ts';
 import { availableOf } from '../wallet/wallet.ts';
 import { HOLD_ACCOUNT_ID, MONEY_WALLET, publishBalance } from './accounts.ts';

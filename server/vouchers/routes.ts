@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../src/protocol/envelope.ts';
 import { voucherListQuery, voucherMergeBody } from '../../src/protocol/vouchers.ts';
-import type { FeatureDeps } from '../features.ts';
+import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
 import { listVouchers, mergeVouchers, publishVouchers } from './service.ts';

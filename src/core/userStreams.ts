@@ -3,6 +3,8 @@ import type { ApiClient } from '../api/client.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
 import type { ContractKind } from '../protocol/market.ts';
 import type { Balance, Fill, LedgerEntry, Order, Position } from '../protocol/trading.ts';
+import type { BalancesState, PositionsState } from '../streams/accountBooks.ts';
+import { balancesBook, bookState, positionsBook, type AccountBook } from './accountBooks.ts';
 import { tradingApi, type TradingApi } from './tradingApi.ts';
 
 /**
@@ -17,12 +19,18 @@ import { tradingApi, type TradingApi } from './tradingApi.ts';
  *   orders, histories): loaded from REST while a session exists, followed live by the frames,
  *   reloaded after an order frame and on `refreshTrading` (reloads asked for in one synchronous
  *   run are one reload).
+ * - **Account books** (hashed while a reader holds them): `balances` (every wallet and coin) and
+ *   `positions` (both contracts) for the assets pages and the dashboard, loaded on their first
+ *   reader and kept live by `balance` / `position` frames (src/core/accountBooks.ts; the ordering
+ *   rule of a frame racing the snapshot is in src/streams/accountBooks.ts).
  */
 export interface UserStreams {
   trading$(contract: ContractKind): Observable<TradingAccountState>;
   /** Reloads every reader's lists of `contract` (after an action whose frame may not cover every list). */
   refreshTrading(contract: ContractKind): void;
   tradingApi(contract: ContractKind): TradingApi;
+  balances: AccountBook<BalancesState>;
+  positions: AccountBook<PositionsState>;
   /** A 200 answer of a REST call: the account features' answers update their server truth. */
   observeAnswer(method: string, path: string, data: unknown): void;
   state(): Record<string, unknown>;
@@ -139,6 +147,9 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
     return a;
   };
 
+  const balancesOwned = balancesBook({ api: deps.api, frames$: deps.frames$, defer });
+  const positionsOwned = positionsBook({ api: deps.api, frames$: deps.frames$, defer });
+
   const subs = [
     deps.frames$.subscribe((f) => {
       frameState(f);
@@ -221,6 +232,8 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
       for (const r of readers) if (r.contract === contract) r.reload();
     },
     tradingApi: apiOf,
+    balances: balancesOwned,
+    positions: positionsOwned,
     observeAnswer(method, path, data) {
       const list = (data as { list?: unknown } | null)?.list;
       switch (path) {
@@ -256,6 +269,8 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
       kyc: kyc ?? undefined,
       compensation: compensation.size > 0 ? Object.fromEntries(compensation) : undefined,
       vouchers: vouchers.size > 0 ? Object.fromEntries(vouchers) : undefined,
+      balanceBook: bookState(balancesOwned.current()),
+      positionBook: bookState(positionsOwned.current()),
     }),
     violations() {
       const out: string[] = [];

@@ -1,53 +1,66 @@
-import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkLayers, importsOf, layerOf } from '../../scripts/check-layers.ts';
+import { describe, expect, it } from 'vitest';
 
-const fixtures = path.resolve(import.meta.dirname, '../fixtures/layers');
+const root = path.resolve(import.meta.dirname, '../..');
+const fixtures = path.join(root, 'tests/fixtures/layers');
+const depcruise = path.join(root, 'node_modules/.bin/depcruise');
 
-describe('import layers (scripts/check-layers.ts)', () => {
-  it('the project itself follows protocol ← ports ← domain ← core ← ui with no folder cycle', () => {
-    expect(checkLayers(path.resolve(import.meta.dirname, '../..'))).toEqual([]);
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** Runs dependency-cruiser with the project's .dependency-cruiser.cjs on the src and server folders of `dir`. */
+function run(dir: string, outputType: 'json' | 'err') {
+  const folders = ['src', 'server'].filter((f) => existsSync(path.join(dir, f)));
+  return spawnSync(depcruise, [...folders, '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', outputType], { cwd: dir, encoding: 'utf8' });
+}
+
+/** The violations in `dir` (the json reporter always exits 0; the `err` one, which `npm test` uses, fails on errors). */
+function cruise(dir: string): Violation[] {
+  const out = JSON.parse(run(dir, 'json').stdout) as { summary: { violations: Violation[]; totalCruised: number } };
+  // A cruise that read nothing (e.g. the tool found no TypeScript it supports) must not pass as clean.
+  expect(out.summary.totalCruised).toBeGreaterThan(0);
+  return out.summary.violations;
+}
+
+const rules = (v: Violation[]) => [...new Set(v.map((x) => x.rule.name))].sort();
+
+describe('import layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+  it('the project itself follows protocol ← ports ← domain ← core ← ui, with no folder cycle and no server cycle', () => {
+    expect(cruise(root)).toEqual([]);
+    expect(run(root, 'err').status).toBe(0);
   });
 
   it('a clean fixture tree passes', () => {
-    expect(checkLayers(path.join(fixtures, 'clean'))).toEqual([]);
+    expect(cruise(path.join(fixtures, 'clean'))).toEqual([]);
   });
 
-  it('fails a port importing the core and a server file importing a client port', () => {
-    const problems = checkLayers(path.join(fixtures, 'wrong-direction'));
-    expect(problems).toHaveLength(2);
-    expect(problems.find((p) => p.startsWith('src/ports/recording.ts (ports) imports src/core/log.ts (core)'))).toBeDefined();
-    expect(problems.find((p) => p.startsWith('server/hub.ts (server) imports src/ports/recording.ts'))).toBeDefined();
-  });
-
-  it('fails a cycle between two folders of the same layer', () => {
-    const problems = checkLayers(path.join(fixtures, 'cycle'));
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^import cycle between folders src\/machines → src\/streams → src\/machines/);
-  });
-
-  it('fails a src folder that no layer owns', () => {
-    expect(checkLayers(path.join(fixtures, 'unplaced'))).toEqual([
-      'src/misc/thing.ts: not in any layer (add its folder to LAYERS in scripts/check-layers.ts)',
+  it('fails a port importing the core and a server file importing a client port (type-only imports count)', () => {
+    const dir = path.join(fixtures, 'wrong-direction');
+    expect(run(dir, 'err').status).not.toBe(0);
+    expect(cruise(dir).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort()).toEqual([
+      'ports-import-up: src/ports/recording.ts → src/core/log.ts',
+      'server-imports-client: server/hub.ts → src/ports/recording.ts',
     ]);
   });
 
-  it('reads type-only imports, re-exports and literal dynamic imports, never comments or strings', () => {
-    const text = [
-      "import type { A } from './a.ts';",
-      "export { B } from '../b.ts';",
-      "const c = import('./c.ts');",
-      "// import { D } from './d.ts';",
-      "const s = \"import { E } from './e.ts'\";",
-      "import { z } from 'zod';",
-    ].join('\n');
-    expect(importsOf(text).sort()).toEqual(['../b.ts', './a.ts', './c.ts']);
+  it('fails a cycle between two folders of the same layer', () => {
+    const v = cruise(path.join(fixtures, 'cycle'));
+    expect(rules(v)).toEqual(['no-folder-cycle']);
+    expect(v.map((x) => x.from).sort()).toEqual(['src/machines', 'src/streams']);
   });
 
-  it('places src/format with protocol and src/api with ports', () => {
-    expect(layerOf('src/format/number.ts')?.name).toBe('protocol');
-    expect(layerOf('src/api/client.ts')?.name).toBe('ports');
-    expect(layerOf('src/main.tsx')?.name).toBe('ui');
-    expect(layerOf('server/app.ts')).toBeNull();
+  it('fails an import cycle inside server/ (a feature importing the registry that imports it)', () => {
+    expect(rules(cruise(path.join(fixtures, 'server-cycle')))).toEqual(['no-server-cycle']);
+  });
+
+  it('fails a src folder that no layer owns', () => {
+    const v = cruise(path.join(fixtures, 'unplaced'));
+    expect(v.map((x) => x.from)).toEqual(['src/misc/thing.ts']);
+    expect(rules(v)[0]).toMatch(/^src-folder-not-in-a-layer/);
   });
 });

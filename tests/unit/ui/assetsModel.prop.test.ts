@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WALLETS, type Balance, type WalletType } from '../../../src/protocol/trading.ts';
 import { chooseFrom, chooseTo, swapWallets, validateTransfer } from '../../../src/ui/components/transfer/transferForm.ts';
 import { applyBalance, balanceKey, bookFromList, futuresSummary, totalEquityUsd, usdValueScaled, walletSummaries } from '../../../src/ui/screens/assets/assetsModel.ts';
-import { initialBalances, reduceBalances, type BalancesEvent } from '../../../src/ui/screens/assets/balancesState.ts';
+import { initialBalances, reduceBalances, type BalancesEvent } from '../../../src/streams/accountBooks.ts';
 import { compareDecimals, formatScaled, parseScaled, sanitizeAmountInput, SCALE, sumDecimals } from '../../../src/ui/screens/assets/decimal.ts';
 import { formatCoinAmount, trimDecimal } from '../../../src/ui/screens/assets/money.ts';
 
@@ -99,7 +99,7 @@ describe('balances reducer (snapshot vs live frames)', () => {
   const event: fc.Arbitrary<BalancesEvent> = fc.oneof(
     fc.constant({ type: 'requested' as const }),
     fc.array(balance, { maxLength: 6 }).map((list) => ({ type: 'snapshot' as const, list })),
-    balance.map((b) => ({ type: 'frame' as const, balance: b })),
+    balance.map((b) => ({ type: 'frame' as const, item: b })),
     fc.constant({ type: 'failed' as const, msg: 'Error' }),
   );
 
@@ -118,7 +118,7 @@ describe('balances reducer (snapshot vs live frames)', () => {
             since = [];
             inFlight = true;
           } else if (e.type === 'frame') {
-            since.push(e.balance);
+            since.push(e.item);
           } else if (answered) {
             if (e.type === 'snapshot') snap = [...e.list];
             inFlight = false;

@@ -27,17 +27,20 @@ describe('assets overview', () => {
     expect(screen.getByRole('link', { name: 'Withdraw' }).getAttribute('href')).toBe('/my/wallet/withdrawal');
   });
 
-  it('a balance frame on the user socket updates its wallet card and the total at once', async () => {
+  it('a balance frame on the user socket updates its wallet card and the total (next animation frame)', async () => {
     const h = overview();
     await waitFor(() => expect(screen.getByTestId('total-equity').textContent).toBe('$11,250.50'));
     h.push({ type: 'balance', data: bal('perp', 'USDT', '1900.000000', '100.000000') });
-    expect(screen.getByTestId('wallet-perp-total').textContent).toBe('$2,000.00');
+    await waitFor(() => expect(screen.getByTestId('wallet-perp-total').textContent).toBe('$2,000.00'));
     expect(screen.getByTestId('wallet-perp-available').textContent).toBe('$1,900.00');
     expect(screen.getByTestId('total-equity').textContent).toBe('$12,250.50');
-    // Frames of other types and malformed balances change nothing.
+    // Frames of other types and malformed balances change nothing (a good frame after them shows they were read).
     h.push({ type: 'balance', data: { wallet: 'perp', coin: 'USDT', available: 'lots' } });
     h.push({ type: 'order', data: {} });
-    expect(screen.getByTestId('total-equity').textContent).toBe('$12,250.50');
+    h.push({ type: 'balance', data: bal('copy', 'USDT', '1.000000') });
+    await waitFor(() => expect(screen.getByTestId('wallet-copy-total').textContent).toBe('$1.00'));
+    expect(screen.getByTestId('wallet-perp-total').textContent).toBe('$2,000.00');
+    expect(screen.getByTestId('total-equity').textContent).toBe('$12,251.50');
   });
 
   it('a frame that arrives before the balances answer is not lost when the snapshot lands', async () => {
@@ -177,9 +180,9 @@ describe('spot and futures accounts', () => {
     expect(screen.getByTestId('futures-std-equity').textContent).toBe('0.00');
     expect(screen.getByTestId('position-row').textContent).toContain('54,300.50');
     h.push({ type: 'position', data: { ...pos, markPrice: 59000, unrealizedPnl: '-10.000000', returnPct: -10, closed: false } });
-    expect(screen.getByTestId('futures-perp-equity').textContent).toBe('990.00');
+    await waitFor(() => expect(screen.getByTestId('futures-perp-equity').textContent).toBe('990.00'));
     h.push({ type: 'position', data: { ...pos, closed: true } });
-    expect(screen.queryByTestId('position-row')).toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('position-row')).toBeNull());
     expect(screen.getByTestId('futures-perp-equity').textContent).toBe('1,000.00');
   });
 });

@@ -1,9 +1,10 @@
 import { WALLETS, type Balance, type Position, type WalletType } from '../../../protocol/trading.ts';
+import { balanceKey, type BalanceBook } from '../../../streams/accountBooks.ts';
 import { FACTOR_DIGITS, formatScaled, parseScaled, scaledMul, sumDecimals } from './decimal.ts';
 
 /**
- * The pure part of the asset pages: a balance book fed by REST snapshots and user-socket
- * `balance` frames, valuation in USD, per-wallet summaries and the currency shown.
+ * The pure part of the asset pages over the core's balance book (src/streams/accountBooks.ts):
+ * valuation in USD, per-wallet summaries and the currency shown.
  *
  * Invariants (property-tested in tests/unit/ui/assetsModel.prop.test.ts):
  * - the book holds at most one row per (wallet, coin); a frame replaces that row, whatever order
@@ -13,43 +14,7 @@ import { FACTOR_DIGITS, formatScaled, parseScaled, scaledMul, sumDecimals } from
  * - USDT and USD are valued 1:1; a coin without a price is valued 0 (never NaN).
  */
 
-/** `wallet|coin`: one row of the book. */
-export type BalanceKey = `${WalletType}|${string}`;
-export type BalanceBook = ReadonlyMap<BalanceKey, Balance>;
-
-export function balanceKey(wallet: WalletType, coin: string): BalanceKey {
-  return `${wallet}|${coin}`;
-}
-
-/** A book from a REST snapshot (a later row for the same key wins). */
-export function bookFromList(list: readonly Balance[]): BalanceBook {
-  const m = new Map<BalanceKey, Balance>();
-  for (const b of list) m.set(balanceKey(b.wallet, b.coin), b);
-  return m;
-}
-
-/** The book with `b` replacing its (wallet, coin) row; a new map, the input is not touched. */
-export function applyBalance(book: BalanceBook, b: Balance): BalanceBook {
-  const m = new Map(book);
-  m.set(balanceKey(b.wallet, b.coin), b);
-  return m;
-}
-
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/** Narrows an untrusted socket payload to a Balance (null when it is not one). */
-export function asBalance(v: unknown): Balance | null {
-  if (typeof v !== 'object' || v === null) return null;
-  const o = v as Record<string, unknown>;
-  const wallet = o.wallet;
-  if (typeof wallet !== 'string' || !(WALLETS as readonly string[]).includes(wallet)) return null;
-  if (typeof o.coin !== 'string' || o.coin === '') return null;
-  for (const k of ['available', 'frozen', 'total'] as const) {
-    const x = o[k];
-    if (typeof x !== 'string' || !DECIMAL.test(x)) return null;
-  }
-  return { wallet: wallet as WalletType, coin: o.coin, available: o.available as string, frozen: o.frozen as string, total: o.total as string };
-}
+export { applyBalance, asBalance, balanceKey, bookFromList, type BalanceBook, type BalanceKey } from '../../../streams/accountBooks.ts';
 
 /** Coins that are dollars for valuation (SPEC: USDT valued 1:1 USD). */
 const DOLLARS = new Set(['USDT', 'USD']);

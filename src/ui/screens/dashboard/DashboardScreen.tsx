@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatNumber } from '../../../format/number.ts';
 import type { Page } from '../../../protocol/envelope.ts';
 import { TRADING_PATHS, type Order } from '../../../protocol/trading.ts';
-import { useApi, useSession, useUserFrames } from '../../app/AppCoreProvider.tsx';
+import { useSession } from '../../app/AppCoreProvider.tsx';
+import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Avatar } from '../../components/Avatar.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -21,33 +22,13 @@ import './dashboard.css';
 /** How many orders the dashboard lists. */
 export const RECENT_ORDERS = 5;
 
-/** The latest orders (any status), refreshed on order frames. */
+const RECENT_QUERY = { page: 1, pageSize: RECENT_ORDERS };
+const ON_ORDER = ['order'];
+
+/** The latest orders (any status): a core live query, asked again on order frames; null while loading. */
 function useRecentOrders(): Order[] | null {
-  const api = useApi();
-  const frames$ = useUserFrames();
-  const [orders, setOrders] = useState<Order[] | null>(null);
-  const [nonce, setNonce] = useState(0);
-  useEffect(() => {
-    let live = true;
-    api
-      .get<Page<Order>>(apiPath(TRADING_PATHS.orderHistory), { page: 1, pageSize: RECENT_ORDERS })
-      .then((p) => {
-        if (live) setOrders(p.list);
-      })
-      .catch(() => {
-        if (live) setOrders([]);
-      });
-    return () => {
-      live = false;
-    };
-  }, [api, nonce]);
-  useEffect(() => {
-    const sub = frames$.subscribe((f) => {
-      if (f.type === 'order') setNonce((n) => n + 1);
-    });
-    return () => sub.unsubscribe();
-  }, [frames$]);
-  return orders;
+  const { load } = useLiveGet<Page<Order>>(apiPath(TRADING_PATHS.orderHistory), RECENT_QUERY, ON_ORDER);
+  return load.status === 'loading' ? null : load.status === 'error' ? [] : load.data.list;
 }
 
 /**
