@@ -58,6 +58,8 @@ export type WithdrawalEvent =
   | { type: 'wd.back' }
   | { type: 'wd.submit' }
   | { type: 'wd.retry' }
+  /** Re-read the numbers (the balance moved): derived from a `balance` frame. */
+  | { type: 'wd.refresh' }
   | { type: 'wd.again' };
 
 export const DEFAULT_WITHDRAWAL_FORM: WithdrawalForm = { coin: 'USDT', network: 'TRC20', address: '', amount: '', code: '' };
@@ -175,7 +177,8 @@ export const withdrawalMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      on: pickers,
+      // typing goes on while the numbers are re-read
+      on: { ...pickers, 'wd.address': { actions: 'setAddress' }, 'wd.amount': { actions: 'setAmount' } },
       invoke: {
         src: 'fetchInfo',
         input: ({ context }) => ({ coin: context.form.coin, network: context.form.network }),
@@ -188,13 +191,14 @@ export const withdrawalMachine = setup({
     },
     loadFailed: { on: { ...pickers, 'wd.retry': 'loading' } },
     /** SPEC §9: withdrawals blocked after a password reset / change; `info.lock` says which and how long. */
-    locked: { on: { ...pickers, 'wd.retry': 'loading' } },
+    locked: { on: { ...pickers, 'wd.retry': 'loading', 'wd.refresh': 'loading' } },
     editing: {
       on: {
         ...pickers,
         'wd.address': { actions: 'setAddress' },
         'wd.amount': { actions: 'setAmount' },
         'wd.max': { actions: 'setMax' },
+        'wd.refresh': 'loading',
         'wd.next': [{ guard: 'formOk', target: 'securityStep' }, { actions: 'showErrors' }],
       },
     },
