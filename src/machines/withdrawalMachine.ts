@@ -70,6 +70,11 @@ export function firstNetwork(coin: MoneyCoin): Network {
   return 'TRC20';
 }
 
+/** '10099.000000' → '10099', '0.500' → '0.5': what Max writes in the field (same value, exactly). */
+export function trimZeros(amount: string): string {
+  return amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount;
+}
+
 /** amount + fee as exact decimals, or null when the amount is not a decimal. */
 function plusFee(amount: string, fee: string): bigint | null {
   const a = parseScaled(amount);
@@ -155,7 +160,7 @@ export const withdrawalMachine = setup({
     setMax: assign(({ context }) => {
       const { amount: _a, ...errors } = context.errors;
       void _a;
-      return { form: { ...context.form, amount: context.info?.max ?? '' }, errors, submitError: null };
+      return { form: { ...context.form, amount: trimZeros(context.info?.max ?? '') }, errors, submitError: null };
     }),
     setCode: assign(({ context, event }) => (event.type === 'wd.code' ? { form: { ...context.form, code: event.value }, errors: {}, submitError: null } : {})),
     showErrors: assign({ errors: ({ context }) => checkWithdrawalForm(context.form, context.info) }),
