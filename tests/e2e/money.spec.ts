@@ -138,6 +138,7 @@ for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       await page.getByRole('button', { name: 'Send code' }).click();
       const { code } = await mailCode(request, email, before);
       await page.getByTestId('withdraw-code').fill(code);
+      await noSidewaysScroll(page);
       await shots(page, 'withdrawal-security');
       await page.getByTestId('withdraw-submit').click();
       await expect(page.getByTestId('withdraw-submitted')).toBeVisible();

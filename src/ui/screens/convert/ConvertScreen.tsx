@@ -32,8 +32,11 @@ function useIndicativeRate(from: ConvertCoin, to: ConvertCoin): number | null {
 
 /** The balances of a logged-in user (a guest never asks: that would send them to /login). */
 function BalanceProbe({ onBook }: { onBook: (b: BalanceBook) => void }) {
-  const { book } = useBalances();
-  useEffect(() => onBook(book), [book, onBook]);
+  const { book, status } = useBalances();
+  // NOTE: only a loaded snapshot counts: before it, 'Available: 0' would be a wrong statement.
+  useEffect(() => {
+    if (status === 'ready') onBook(book);
+  }, [book, status, onBook]);
   return null;
 }
 

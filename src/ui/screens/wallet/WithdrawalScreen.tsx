@@ -115,18 +115,17 @@ export function WithdrawalScreen() {
               onValueChange={(v) => send({ type: 'wd.amount', value: sanitizeAmountInput(v, inputDecimals(form.coin)) })}
               error={err(errors.amount)} data-testid="withdraw-amount"
               suffix={<button type="button" className="wal-max" disabled={security || !coinInfo} onClick={() => send({ type: 'wd.max' })}>{t('max')}</button>} />
+            {coinInfo ? <p className="acct-muted wal-min" data-testid="withdraw-min">{`${walletText(t, WALLET_MSG.minWithdrawal)}${coinInfo.minWithdrawal} ${form.coin}`}</p> : null}
             <dl className="wal-summary">
               <dt>{t('assets:available')}</dt>
               <dd data-testid="withdraw-available">{coinInfo ? `${formatCoinAmount(coinInfo.available, form.coin)} ${form.coin}` : '—'}</dd>
-              <dt>{t('minimum')}</dt>
-              <dd>{coinInfo ? `${walletText(t, WALLET_MSG.minWithdrawal)}${coinInfo.minWithdrawal} ${form.coin}` : '—'}</dd>
               <dt>{t('networkFee')}</dt>
               <dd data-testid="withdraw-fee">{coinInfo ? `${coinInfo.fee} ${form.coin}` : '—'}</dd>
               <dt>{t('received')}</dt>
               <dd data-testid="withdraw-received">{form.amount.trim() !== '' ? `${formatCoinAmount(form.amount, form.coin)} ${form.coin}` : '—'}</dd>
             </dl>
             {security && coinInfo ? (
-              <fieldset className="wal-card" style={{ border: 0, padding: 0, margin: 0 }}>
+              <fieldset className="wal-fieldset">
                 <legend className="acct-card__title">{t('securityTitle')}</legend>
                 <CodeField info={coinInfo} value={form.code} error={err(errors.code)} disabled={sending} onChange={(value) => send({ type: 'wd.code', value })} />
               </fieldset>
