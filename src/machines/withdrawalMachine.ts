@@ -53,7 +53,8 @@ export type WithdrawalEvent =
   | { type: 'wd.address'; value: string }
   | { type: 'wd.amount'; value: string }
   | { type: 'wd.max' }
-  | { type: 'wd.code'; value: string }
+  /** `code` (not `value`): the event-log redactor knows a field of that name is a secret. */
+  | { type: 'wd.code'; code: string }
   | { type: 'wd.next' }
   | { type: 'wd.back' }
   | { type: 'wd.submit' }
@@ -162,7 +163,7 @@ export const withdrawalMachine = setup({
       void _a;
       return { form: { ...context.form, amount: trimZeros(context.info?.max ?? '') }, errors, submitError: null };
     }),
-    setCode: assign(({ context, event }) => (event.type === 'wd.code' ? { form: { ...context.form, code: event.value }, errors: {}, submitError: null } : {})),
+    setCode: assign(({ context, event }) => (event.type === 'wd.code' ? { form: { ...context.form, code: event.code }, errors: {}, submitError: null } : {})),
     showErrors: assign({ errors: ({ context }) => checkWithdrawalForm(context.form, context.info) }),
     codeMissing: assign({ errors: { code: WALLET_MSG.codeRequired } }),
     takeInfo: assign({ info: ({ event }) => (event as unknown as { output: WithdrawInfo }).output, loadError: null }),

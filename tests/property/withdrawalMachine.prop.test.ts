@@ -4,6 +4,7 @@ import { createActor, fromPromise } from 'xstate';
 import { checkWithdrawalForm, withdrawalMachine, type WithdrawalForm } from '../../src/machines/withdrawalMachine.ts';
 import { WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../../src/protocol/wallet.ts';
 import { parseScaled } from '../../src/ui/screens/assets/decimal.ts';
+import { createRedactor } from '../../src/ports/redact.ts';
 
 /**
  * Invariants of the withdrawal machine over random interleavings of form input, clicks (double
@@ -91,7 +92,7 @@ describe('withdrawalMachine properties', () => {
             case 'coin': actor.send({ type: 'wd.coin', coin: c.coin }); break;
             case 'address': actor.send({ type: 'wd.address', value: c.value }); break;
             case 'amount': actor.send({ type: 'wd.amount', value: c.value }); break;
-            case 'code': actor.send({ type: 'wd.code', value: c.value }); break;
+            case 'code': actor.send({ type: 'wd.code', code: c.value }); break;
             case 'max': actor.send({ type: 'wd.max' }); break;
             case 'next': actor.send({ type: 'wd.next' }); break;
             case 'back': actor.send({ type: 'wd.back' }); break;
@@ -158,5 +159,13 @@ describe('withdrawalMachine properties', () => {
     expect(f('T1', '9.999999')).toEqual({ amount: 'The minimum withdrawal amount is:10 USDT' });
     expect(f('T1', '99')).toEqual({});
     expect(f('T1', '99.000001')).toEqual({ amount: WALLET_MSG.insufficientBalance });
+  });
+
+  it('a typed verification code never reaches the event log: the intent carries it under a secret key', () => {
+    const r = createRedactor();
+    const intent = r.redact({ type: 'wd.code', code: '654321' }) as { code: string };
+    expect(intent.code).toMatch(/^<redacted:code#\d+>$/);
+    // the request body gets the same placeholder, so a replayed request matches the recorded one
+    expect((r.redact({ coin: 'USDT', code: '654321' }) as { code: string }).code).toBe(intent.code);
   });
 });

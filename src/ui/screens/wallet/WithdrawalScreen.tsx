@@ -127,7 +127,7 @@ export function WithdrawalScreen() {
             {security && coinInfo ? (
               <fieldset className="wal-fieldset">
                 <legend className="acct-card__title">{t('securityTitle')}</legend>
-                <CodeField info={coinInfo} value={form.code} error={err(errors.code)} disabled={sending} onChange={(value) => send({ type: 'wd.code', value })} />
+                <CodeField info={coinInfo} value={form.code} error={err(errors.code)} disabled={sending} onChange={(code) => send({ type: 'wd.code', code })} />
               </fieldset>
             ) : null}
             {ctx.submitError ? <p className="auth-server-error" role="alert" data-testid="withdraw-error">{walletText(t, ctx.submitError)}</p> : null}
