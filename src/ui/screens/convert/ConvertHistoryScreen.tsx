@@ -89,12 +89,12 @@ export function ConvertHistoryScreen() {
             </select>
           </label>
           <label className="orders-filter">
-            <span>{t('assets:dateFrom')}</span>
-            <input type="date" aria-label={t('assets:dateFrom')} value={filters.start} max={filters.end || undefined} onChange={(e) => set('start', e.target.value)} />
+            <span>{t('startDate')}</span>
+            <input type="date" aria-label={t('startDate')} value={filters.start} max={filters.end || undefined} onChange={(e) => set('start', e.target.value)} />
           </label>
           <label className="orders-filter">
-            <span>{t('assets:dateTo')}</span>
-            <input type="date" aria-label={t('assets:dateTo')} value={filters.end} min={filters.start || undefined} onChange={(e) => set('end', e.target.value)} />
+            <span>{t('endDate')}</span>
+            <input type="date" aria-label={t('endDate')} value={filters.end} min={filters.start || undefined} onChange={(e) => set('end', e.target.value)} />
           </label>
           <button type="button" className="acct-link orders-reset" onClick={() => { setFilters(EMPTY); setPage(1); }}>
             {t('assets:resetFilters')}

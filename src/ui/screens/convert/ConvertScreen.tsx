@@ -91,7 +91,7 @@ export function ConvertScreen() {
             <span className="wal-suffix">{form.from}</span>
             <button type="button" className="wal-max" disabled={busy || available === null} onClick={() => available !== null && send({ type: 'convert.amount', value: trimDecimal(available, form.from) })}>{t('max')}</button>
           </div>
-          {available !== null ? <span className="acct-muted" data-testid="cv-available">{t('available', { amount: formatCoinAmount(available, form.from), coin: form.from })}</span> : null}
+          {available !== null ? <span className="wal-hint" data-testid="cv-available">{t('available', { amount: formatCoinAmount(available, form.from), coin: form.from })}</span> : null}
         </div>
         <div className="cv-rate">
           <span>{t('rate')}</span>
