@@ -182,6 +182,40 @@ describe('WithdrawalScreen', () => {
   });
 });
 
+describe('WithdrawalScreen lock refusal', () => {
+  it('a submit refused by the password lock re-reads the lock and shows its wording and time left', async () => {
+    const info: WithdrawInfo = { coin: 'USDT', network: 'TRC20', available: '100.000000', minWithdrawal: '10', fee: '1', max: '99.000000', security: 'google', lock: null };
+    let locked = false;
+    const submits: HttpRequest[] = [];
+    const h = renderAssets({
+      path: '/my/wallet/withdrawal',
+      screen: <WithdrawalScreen />,
+      script: (http) => {
+        http.on('GET', '/money/withdraw/info', () => envelope(200, 'success', locked ? { ...info, lock: { reason: 'reset', until: 1, leftMs: 47 * 3_600_000 + 59 * 60_000 + 1 } } : info));
+        http.on('GET', '/money/withdrawals', envelope(200, 'success', EMPTY_PAGE));
+        http.on('POST', '/money/withdraw', (req) => {
+          submits.push(req);
+          locked = true;
+          return envelope(403, WALLET_MSG.lockedAfterReset, null);
+        });
+      },
+    });
+    fireEvent.change(await screen.findByTestId('withdraw-address'), { target: { value: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' } });
+    fireEvent.change(screen.getByTestId('withdraw-amount'), { target: { value: '10' } });
+    await waitFor(() => expect(screen.getByTestId('withdraw-available').textContent).toBe('100.00 USDT'));
+    fireEvent.click(screen.getByTestId('withdraw-next'));
+    expect(await screen.findByLabelText('Google authenticator code')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send code' })).toBeNull();
+    fireEvent.change(screen.getByTestId('withdraw-code'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByTestId('withdraw-submit'));
+    const lock = await screen.findByTestId('withdraw-lock');
+    expect(lock.textContent).toContain('Withdrawals are disabled for 48 hours after a password reset');
+    expect(screen.getByTestId('withdraw-lock-left').textContent).toBe('Time left: 48 h 0 min');
+    expect(submits).toHaveLength(1);
+    h.core.stop();
+  });
+});
+
 describe('DepositScreen', () => {
   it('shows the address, minimum and confirmations, and follows deposit frames live', async () => {
     const addr: DepositAddress = { coin: 'USDT', network: 'TRC20', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', minDeposit: '1', confirmations: 6 };
