@@ -1,18 +1,20 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import QRCode from 'qrcode';
 import { toast } from 'sonner';
-import { MONEY_PATHS, type Deposit, type DepositAddress, type MoneyCoin, type Network } from '../../../protocol/wallet.ts';
+import type { DepositStateName } from '../../../machines/depositMachine.ts';
+import { MONEY_PATHS, type Deposit } from '../../../protocol/wallet.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { useLiveGet } from '../../hooks/useLiveGet.ts';
+import { Button } from '../../components/Button.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
 import { formatDateTime } from '../orders/historyQuery.ts';
-import { firstNetwork } from '../../../machines/withdrawalMachine.ts';
+import { useDepositActor } from './useDepositActor.ts';
 import { useLiveRows } from './useLiveRows.ts';
 import { CoinNetworkPickers } from './WalletPickers.tsx';
 import { DepositStatus } from './StatusChip.tsx';
@@ -44,14 +46,15 @@ function AddressQr({ address, alt }: { address: string; alt: string }) {
  * (the same on every visit) with its QR code and a copy button (SPEC §8 copy messages), the
  * minimum and the confirmations needed, and the recent deposits kept live by `deposit` frames
  * (seen → confirmations → credited, or below the minimum and not credited, with a toast).
- * Balances elsewhere follow the `balance` frame the credit pushes.
+ * Balances elsewhere follow the `balance` frame the credit pushes. The address lifecycle is
+ * depositMachine (useDepositActor: coin / network picks are intents in the event log).
  */
 export function DepositScreen() {
   const { t } = useTranslation('wallet');
   const mobile = useDevice() === 'mobile';
-  const [coin, setCoin] = useState<MoneyCoin>('USDT');
-  const [network, setNetwork] = useState<Network>('TRC20');
-  const { load } = useLiveGet<DepositAddress>(api(MONEY_PATHS.depositAddress), { coin, network }, []);
+  const [actor, send] = useDepositActor();
+  const state = useSelector(actor, (s) => s.value as DepositStateName);
+  const { pick, address, error } = useSelector(actor, (s) => s.context);
 
   const onFrame = useCallback(
     (d: Deposit) => {
@@ -77,39 +80,35 @@ export function DepositScreen() {
   return (
     <AccountLayout title={t('depositTitle')}>
       <section className="acct-card wal-card" aria-label={t('depositAddress')}>
-        <CoinNetworkPickers
-          coin={coin}
-          network={network}
-          onCoin={(c) => {
-            setCoin(c);
-            setNetwork(firstNetwork(c));
-          }}
-          onNetwork={setNetwork}
-        />
-        {load.status === 'error' ? (
-          <p className="acct-error" role="alert">{t('loadFailed', { msg: walletText(t, load.msg) })}</p>
-        ) : load.status === 'loading' ? (
+        <CoinNetworkPickers coin={pick.coin} network={pick.network}
+          onCoin={(coin) => send({ type: 'dep.coin', coin })} onNetwork={(network) => send({ type: 'dep.network', network })} />
+        {state === 'failed' ? (
+          <div>
+            <p className="acct-error" role="alert">{t('loadFailed', { msg: walletText(t, error ?? 'Error') })}</p>
+            <Button variant="secondary" size="sm" onClick={() => send({ type: 'dep.retry' })}>{t('retry')}</Button>
+          </div>
+        ) : state === 'loading' || !address ? (
           <p className="acct-muted">{t('common:loading')}</p>
         ) : (
           <div className="wal-address">
-            <AddressQr address={load.data.address} alt={t('qrAlt')} />
+            <AddressQr address={address.address} alt={t('qrAlt')} />
             <div className="wal-address__body">
               <span className="wal-field__label">{t('depositAddress')}</span>
               <div className="wal-address__row">
-                <code className="wal-mono wal-address__value" data-testid="deposit-address">{load.data.address}</code>
-                <CopyButton text={load.data.address} />
+                <code className="wal-mono wal-address__value" data-testid="deposit-address">{address.address}</code>
+                <CopyButton text={address.address} />
               </div>
               <dl className="wal-facts">
                 <div>
                   <dt>{t('minDeposit')}</dt>
-                  <dd data-testid="deposit-min">{`${load.data.minDeposit} ${load.data.coin}`}</dd>
+                  <dd data-testid="deposit-min">{`${address.minDeposit} ${address.coin}`}</dd>
                 </div>
                 <div>
                   <dt>{t('confirmationsNeeded')}</dt>
-                  <dd data-testid="deposit-confirmations">{load.data.confirmations}</dd>
+                  <dd data-testid="deposit-confirmations">{address.confirmations}</dd>
                 </div>
               </dl>
-              <p className="acct-muted">{t('depositNote', { coin: load.data.coin, network: load.data.network })}</p>
+              <p className="acct-muted">{t('depositNote', { coin: address.coin, network: address.network })}</p>
             </div>
           </div>
         )}
