@@ -41,6 +41,17 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ k: fc.constant('wait' as const), ms: fc.constantFrom(300, 999, 1000, 2500, 7999, 8000, 9000) }),
 );
 
+/** What a user does: preview, get the quote, click Convert twice (it answers) — or wait it out, then click. */
+const fill: Cmd[] = [{ k: 'cancel' }, { k: 'again' }, { k: 'amount', value: '100' }, { k: 'preview' }, { k: 'quoteAnswer', ok: true, lag: 200 }];
+const convertPath: Cmd[] = [...fill, { k: 'doubleConfirm' }, { k: 'convertAnswer', how: 'ok' }];
+const expiryPath: Cmd[] = [...fill, { k: 'wait', ms: 9000 }, { k: 'confirm' }];
+const cmdsArb = fc
+  .array(
+    fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 10 }, { arbitrary: fc.constant(convertPath), weight: 1 }, { arbitrary: fc.constant(expiryPath), weight: 1 }),
+    { minLength: 3, maxLength: 30 },
+  )
+  .map((groups) => groups.flat());
+
 function harness() {
   const clock = new SimulatedClock();
   clock.set(1_000_000);
@@ -81,7 +92,7 @@ describe('convertMachine properties', () => {
     let convertsSeen = 0;
     let expiries = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(cmdArb, { minLength: 5, maxLength: 40 }), async (cmds) => {
+      fc.asyncProperty(cmdsArb, async (cmds) => {
         const h = harness();
         h.actor.send({ type: 'convert.amount', value: '100' });
         const sentIds: string[] = [];
