@@ -3,6 +3,9 @@ import type { Observable } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import type { Clock } from '../ports/types.ts';
 import { compensationMachine, type CompensationRequest } from '../machines/compensationMachine.ts';
+import { convertMachine, type ConvertForm, type QuoteAnswer } from '../machines/convertMachine.ts';
+import { depositMachine, type DepositPick } from '../machines/depositMachine.ts';
+import { withdrawalMachine, type WithdrawalForm } from '../machines/withdrawalMachine.ts';
 import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachine.ts';
 import { orderMachine, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
@@ -11,12 +14,15 @@ import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from 
 import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
 import { isVoucherFrame, VOUCHER_PATHS, type Voucher } from '../protocol/vouchers.ts';
+import { CONVERT_PATHS, type Conversion, type Quote } from '../protocol/convert.ts';
+import { MONEY_PATHS, type DepositAddress, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
 import type { ScreenActors } from './screenActors.ts';
 import type { TradingApi } from './tradingApi.ts';
 
 /**
- * The lifecycle machines of the account and trade screens (order ticket, KYC form, compensation
- * dialog, coupon merge), built, started, fed and stopped by the core. A screen asks for its actor
+ * The lifecycle machines of the account, trade and money screens (order ticket, KYC form,
+ * compensation dialog, coupon merge, deposit address, withdrawal, convert quote), built, started,
+ * fed and stopped by the core. A screen asks for its actor
  * with {@link ScreenMachines.get} and holds it with {@link ScreenMachines.retain} while mounted
  * (src/ui/hooks/useCoreActor.ts); the core:
  * - provides each machine's requests through the core's recorded ApiClient,
@@ -55,9 +61,33 @@ export interface ScreenMachinesDeps {
   defer?: (fn: () => void) => void;
 }
 
+/** The money paths carry the `/api` base; the api client adds it itself. */
+const apiPath = (p: string) => p.replace(/^\/api/, '');
+
 const logicOf = (deps: ScreenMachinesDeps) => {
-  const { api } = deps;
+  const { api, clock } = deps;
   return {
+    deposit: depositMachine.provide({
+      actors: {
+        fetchAddress: fromPromise<DepositAddress, DepositPick>(({ input, signal }) => api.get<DepositAddress>(apiPath(MONEY_PATHS.depositAddress), { ...input }, signal)),
+      },
+    }),
+    withdrawal: withdrawalMachine.provide({
+      actors: {
+        fetchInfo: fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Network }>(({ input, signal }) => api.get<WithdrawInfo>(apiPath(MONEY_PATHS.withdrawInfo), input, signal)),
+        submit: fromPromise<Withdrawal, WithdrawalForm>(({ input, signal }) => api.post<Withdrawal>(apiPath(MONEY_PATHS.withdraw), input, { signal })),
+      },
+    }),
+    convert: convertMachine.provide({
+      actors: {
+        // The quote is stamped with the core clock's reading on arrival: the machine turns it into the countdown.
+        requestQuote: fromPromise<QuoteAnswer, ConvertForm>(async ({ input, signal }) => {
+          const quote = await api.post<Quote>(apiPath(CONVERT_PATHS.quote), input, { signal });
+          return { quote, receivedAt: clock.now() };
+        }),
+        convert: fromPromise<Conversion, { quoteId: string }>(({ input, signal }) => api.post<Conversion>(apiPath(CONVERT_PATHS.convert), input, { signal })),
+      },
+    }),
     kyc: kycMachine.provide({
       actors: {
         fetchStatus: fromPromise<KycStatusDto>(({ signal }) => api.get<KycStatusDto>(KYC_PATHS.status, undefined, signal)),
@@ -87,15 +117,33 @@ export type KycActor = Actor<Logic['kyc']>;
 export type CompensationActor = Actor<Logic['compensation']>;
 export type CouponActor = Actor<Logic['coupon']>;
 export type OrderActor = Actor<ReturnType<Logic['order']>>;
+export type DepositActor = Actor<Logic['deposit']>;
+export type WithdrawalActor = Actor<Logic['withdrawal']>;
+export type ConvertActor = Actor<Logic['convert']>;
 
 /** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
 export type MachineRequest =
   | { name: 'kyc' }
   | { name: 'compensation' }
   | { name: 'coupon' }
+  | { name: 'deposit' }
+  | { name: 'withdrawal' }
+  | { name: 'convert' }
   | { name: 'order'; contract: ContractKind; input: OrderInput };
 
-export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' } ? KycActor : R extends { name: 'compensation' } ? CompensationActor : R extends { name: 'coupon' } ? CouponActor : OrderActor;
+export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
+  ? KycActor
+  : R extends { name: 'compensation' }
+    ? CompensationActor
+    : R extends { name: 'coupon' }
+      ? CouponActor
+      : R extends { name: 'deposit' }
+        ? DepositActor
+        : R extends { name: 'withdrawal' }
+          ? WithdrawalActor
+          : R extends { name: 'convert' }
+            ? ConvertActor
+            : OrderActor;
 
 export interface ScreenMachines {
   /** The live actor of `req.name`, created and started now if there is none. */
@@ -151,6 +199,22 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
         actor = a as unknown as Actor<AnyActorLogic>;
         break;
       }
+      case 'deposit':
+        actor = createActor(logic.deposit, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'withdrawal': {
+        const a = createActor(logic.withdrawal, { clock });
+        // A balance change re-reads the form's numbers (available, Max) while the user edits.
+        follow = (f) => {
+          const v = a.getSnapshot().value;
+          if (f.type === 'balance' && (v === 'editing' || v === 'locked')) a.send({ type: 'wd.refresh' });
+        };
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
+      case 'convert':
+        actor = createActor(logic.convert, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
       case 'order':
         actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
         break;

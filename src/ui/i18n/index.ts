@@ -15,6 +15,8 @@ import { settings } from './resources/settings.ts';
 import { shell } from './resources/shell.ts';
 import { trade } from './resources/trade.ts';
 import { replay } from './resources/replay.ts';
+import { wallet } from './resources/wallet.ts';
+import { convert } from './resources/convert.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -34,6 +36,8 @@ export const FEATURES = {
   compensation,
   kyc,
   coupon,
+  wallet,
+  convert,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

@@ -4,7 +4,7 @@ import { WALLETS, type Balance, type WalletType } from '../../../src/protocol/tr
 import { chooseFrom, chooseTo, swapWallets, validateTransfer } from '../../../src/ui/components/transfer/transferForm.ts';
 import { applyBalance, balanceKey, bookFromList, futuresSummary, totalEquityUsd, usdValueScaled, walletSummaries } from '../../../src/ui/screens/assets/assetsModel.ts';
 import { initialBalances, reduceBalances, type BalancesEvent } from '../../../src/streams/accountBooks.ts';
-import { compareDecimals, formatScaled, parseScaled, sanitizeAmountInput, SCALE, sumDecimals } from '../../../src/ui/screens/assets/decimal.ts';
+import { compareDecimals, formatScaled, parseScaled, sanitizeAmountInput, SCALE, sumDecimals } from '../../../src/protocol/decimal.ts';
 import { formatCoinAmount, trimDecimal } from '../../../src/ui/screens/assets/money.ts';
 
 /** A non-negative decimal string with up to 6 fraction digits, as the server sends USDT. */

@@ -145,7 +145,7 @@ describe('routing', () => {
   });
 
   it('a screen not written yet shows the NotYetAvailable panel inside the shell', async () => {
-    const h = renderShell({ path: '/convert' });
+    const h = renderShell({ path: '/copy' });
     expect(await screen.findByText('This page is not available yet')).toBeTruthy();
     expect(screen.getByTestId('footer')).toBeTruthy();
     h.core.stop();

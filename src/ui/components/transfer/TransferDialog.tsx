@@ -5,7 +5,7 @@ import { errorMessage } from '../../../api/client.ts';
 import { TRADING_PATHS, WALLETS, type TransferResult, type WalletType } from '../../../protocol/trading.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { availableOf, coinsOf, type BalanceBook } from '../../screens/assets/assetsModel.ts';
-import { sanitizeAmountInput } from '../../screens/assets/decimal.ts';
+import { sanitizeAmountInput } from '../../../protocol/decimal.ts';
 import { formatCoinAmount, inputDecimals, trimDecimal } from '../../screens/assets/money.ts';
 import { apiPath } from '../../screens/assets/useAccountData.ts';
 import { Button } from '../Button.tsx';

@@ -1,5 +1,5 @@
 import { TRADE_MSG, type WalletType } from '../../../protocol/trading.ts';
-import { compareDecimals, parseScaled } from '../../screens/assets/decimal.ts';
+import { compareDecimals, parseScaled } from '../../../protocol/decimal.ts';
 
 /**
  * Client-side checks of the transfer dialog, the same rules the server applies (SPEC §5), so the

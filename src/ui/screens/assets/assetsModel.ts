@@ -1,6 +1,6 @@
 import { WALLETS, type Balance, type Position, type WalletType } from '../../../protocol/trading.ts';
 import { balanceKey, type BalanceBook } from '../../../streams/accountBooks.ts';
-import { FACTOR_DIGITS, formatScaled, parseScaled, scaledMul, sumDecimals } from './decimal.ts';
+import { FACTOR_DIGITS, formatScaled, parseScaled, scaledMul, sumDecimals } from '../../../protocol/decimal.ts';
 
 /**
  * The pure part of the asset pages over the core's balance book (src/streams/accountBooks.ts):

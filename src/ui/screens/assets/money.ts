@@ -1,6 +1,6 @@
 import { formatNumber } from '../../../format/number.ts';
 import type { Currency } from './assetsModel.ts';
-import { formatScaled, parseScaled, SCALE } from './decimal.ts';
+import { formatScaled, parseScaled, SCALE } from '../../../protocol/decimal.ts';
 
 /** Fraction digits an amount field accepts per coin (the server's minor units: USDT 6, others 8). */
 export function inputDecimals(coin: string): number {

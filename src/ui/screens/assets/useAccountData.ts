@@ -8,7 +8,7 @@ import { asBalanceList, initialBalances, initialPositions, type BalancesStatus }
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { useShellEnv } from '../../hooks/useShellEnv.ts';
 import { useStream } from '../../hooks/useStream.ts';
-import { parseScaled } from './decimal.ts';
+import { parseScaled } from '../../../protocol/decimal.ts';
 import { CURRENCY_STORAGE_KEY, currencyOf, needsPrice, pricesFromTickers, type BalanceBook, type Currency, type PriceMap } from './assetsModel.ts';
 
 export { apiPath, asBalanceList };

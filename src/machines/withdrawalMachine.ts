@@ -1,0 +1,236 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { chainRule, WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
+import { compareDecimals, parseScaled } from '../protocol/decimal.ts';
+
+/**
+ * A withdrawal on /my/wallet/withdrawal (issue 12, SPEC §9; docs/WALLET.md):
+ *
+ * ```
+ * loading ─info→ editing | locked          ─error→ loadFailed ─wd.retry→ loading
+ * editing ─wd.next (form ok)→ securityStep ─wd.submit (code given)→ submitting ─ok→ submitted
+ *          (else: messages shown)            └─wd.back→ editing                  └─error→ lock msg → loading (lock re-read)
+ * wd.coin / wd.network anywhere but submitting → loading                                   code msg → securityStep
+ * submitted ─wd.again→ loading                                                              other → editing
+ * ```
+ *
+ * Invariants (tests/property/withdrawalMachine.prop.test.ts):
+ * - one request per confirm, never two in flight (`submitting` hears no `wd.submit`);
+ * - nothing is sent while the account is locked, or for a form breaking a client rule (address,
+ *   amount, minimum, amount + fee within the available balance: exact decimals, never floats);
+ * - a refused submit always leaves `submitError` set (the server msg) so the screen says why.
+ *
+ * No globals: `fetchInfo` and `submit` are actors the screen provides; no timer is needed.
+ */
+
+export interface WithdrawalForm {
+  coin: MoneyCoin;
+  network: Network;
+  address: string;
+  amount: string;
+  code: string;
+}
+
+export interface WithdrawalErrors {
+  address?: string;
+  amount?: string;
+  code?: string;
+}
+
+export interface WithdrawalContext {
+  form: WithdrawalForm;
+  info: WithdrawInfo | null;
+  errors: WithdrawalErrors;
+  submitError: string | null;
+  loadError: string | null;
+  /** The last accepted withdrawal. */
+  submitted: Withdrawal | null;
+  submits: number;
+}
+
+export type WithdrawalEvent =
+  | { type: 'wd.coin'; coin: MoneyCoin }
+  | { type: 'wd.network'; network: Network }
+  | { type: 'wd.address'; value: string }
+  | { type: 'wd.amount'; value: string }
+  | { type: 'wd.max' }
+  /** `code` (not `value`): the event-log redactor knows a field of that name is a secret. */
+  | { type: 'wd.code'; code: string }
+  | { type: 'wd.next' }
+  | { type: 'wd.back' }
+  | { type: 'wd.submit' }
+  | { type: 'wd.retry' }
+  /** Re-read the numbers (the balance moved): derived from a `balance` frame. */
+  | { type: 'wd.refresh' }
+  | { type: 'wd.again' };
+
+export const DEFAULT_WITHDRAWAL_FORM: WithdrawalForm = { coin: 'USDT', network: 'TRC20', address: '', amount: '', code: '' };
+
+/** The first network a coin is on (coin pickers reset the network to it). */
+export function firstNetwork(coin: MoneyCoin): Network {
+  for (const n of ['TRC20', 'ERC20', 'BEP20', 'Bitcoin'] as const) if (chainRule(coin, n)) return n;
+  return 'TRC20';
+}
+
+/** '10099.000000' → '10099', '0.500' → '0.5': what Max writes in the field (same value, exactly). */
+export function trimZeros(amount: string): string {
+  return amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount;
+}
+
+/** amount + fee as exact decimals, or null when the amount is not a decimal. */
+function plusFee(amount: string, fee: string): bigint | null {
+  const a = parseScaled(amount);
+  const f = parseScaled(fee);
+  return a === null || f === null ? null : a + f;
+}
+
+/**
+ * The client rules of the form step (the server checks them again): the WALLET_MSG text per field,
+ * empty when the form may go to the security step. Exact decimal comparisons only.
+ */
+export function checkWithdrawalForm(form: WithdrawalForm, info: WithdrawInfo | null): WithdrawalErrors {
+  const errors: WithdrawalErrors = {};
+  if (form.address.trim() === '') errors.address = WALLET_MSG.addressRequired;
+  const amount = form.amount.trim();
+  const scaled = parseScaled(amount);
+  if (amount === '' || scaled === null || scaled <= 0n) errors.amount = WALLET_MSG.amountRequired;
+  else if (info) {
+    const total = plusFee(amount, info.fee);
+    const available = parseScaled(info.available) ?? 0n;
+    if (compareDecimals(amount, info.minWithdrawal) < 0) errors.amount = `${WALLET_MSG.minWithdrawal}${info.minWithdrawal} ${info.coin}`;
+    else if (total === null || total > available) errors.amount = WALLET_MSG.insufficientBalance;
+  }
+  return errors;
+}
+
+const LOCK_MSGS: readonly string[] = [WALLET_MSG.lockedAfterReset, WALLET_MSG.lockedAfterChange];
+const CODE_MSGS: readonly string[] = [WALLET_MSG.codeRequired, WALLET_MSG.codeInvalid, WALLET_MSG.tooManyAttempts];
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message || 'Error';
+  if (typeof e === 'object' && e !== null && typeof (e as { msg?: unknown }).msg === 'string') return (e as { msg: string }).msg || 'Error';
+  return 'Error';
+}
+const errOf = (event: unknown) => errorText((event as { error: unknown }).error);
+
+const infoNotProvided = fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Network }>(async () => {
+  throw new Error("withdrawalMachine: actor 'fetchInfo' not provided");
+});
+const submitNotProvided = fromPromise<Withdrawal, WithdrawalForm>(async () => {
+  throw new Error("withdrawalMachine: actor 'submit' not provided");
+});
+
+/** Coin and network pickers: heard wherever the form is not being sent. */
+const pickers = {
+  'wd.coin': { target: '#withdrawal.loading', actions: 'setCoin' },
+  'wd.network': { target: '#withdrawal.loading', actions: 'setNetwork' },
+} as const;
+
+export const withdrawalMachine = setup({
+  types: { context: {} as WithdrawalContext, events: {} as WithdrawalEvent },
+  actors: { fetchInfo: infoNotProvided, submit: submitNotProvided },
+  guards: {
+    locked: ({ event }) => (event as unknown as { output: WithdrawInfo }).output.lock !== null,
+    formOk: ({ context }) => Object.keys(checkWithdrawalForm(context.form, context.info)).length === 0,
+    codeGiven: ({ context }) => context.form.code.trim() !== '',
+    lockRefusal: ({ event }) => LOCK_MSGS.includes(errOf(event)),
+    codeRefusal: ({ event }) => CODE_MSGS.includes(errOf(event)),
+  },
+  actions: {
+    setCoin: assign(({ context, event }) => {
+      if (event.type !== 'wd.coin') return {};
+      const network = chainRule(event.coin, context.form.network) ? context.form.network : firstNetwork(event.coin);
+      return { form: { ...context.form, coin: event.coin, network, amount: '' }, errors: {}, submitError: null };
+    }),
+    setNetwork: assign(({ context, event }) =>
+      event.type === 'wd.network' && chainRule(context.form.coin, event.network)
+        ? { form: { ...context.form, network: event.network }, errors: {}, submitError: null }
+        : {},
+    ),
+    setAddress: assign(({ context, event }) => {
+      if (event.type !== 'wd.address') return {};
+      const { address: _a, ...errors } = context.errors;
+      void _a;
+      return { form: { ...context.form, address: event.value }, errors, submitError: null };
+    }),
+    setAmount: assign(({ context, event }) => {
+      if (event.type !== 'wd.amount') return {};
+      const { amount: _a, ...errors } = context.errors;
+      void _a;
+      return { form: { ...context.form, amount: event.value }, errors, submitError: null };
+    }),
+    setMax: assign(({ context }) => {
+      const { amount: _a, ...errors } = context.errors;
+      void _a;
+      return { form: { ...context.form, amount: trimZeros(context.info?.max ?? '') }, errors, submitError: null };
+    }),
+    setCode: assign(({ context, event }) => (event.type === 'wd.code' ? { form: { ...context.form, code: event.code }, errors: {}, submitError: null } : {})),
+    showErrors: assign({ errors: ({ context }) => checkWithdrawalForm(context.form, context.info) }),
+    codeMissing: assign({ errors: { code: WALLET_MSG.codeRequired } }),
+    takeInfo: assign({ info: ({ event }) => (event as unknown as { output: WithdrawInfo }).output, loadError: null }),
+    takeLoadError: assign({ loadError: ({ event }) => errOf(event) }),
+    countSubmit: assign({ submits: ({ context }) => context.submits + 1, submitError: null, errors: {} }),
+    takeSubmitted: assign(({ context, event }) => ({
+      submitted: (event as unknown as { output: Withdrawal }).output,
+      form: { ...context.form, address: '', amount: '', code: '' },
+    })),
+    takeSubmitError: assign({ submitError: ({ event }) => errOf(event) }),
+    clearCode: assign(({ context }) => ({ form: { ...context.form, code: '' } })),
+    clearSubmitted: assign({ submitted: null, submitError: null }),
+  },
+}).createMachine({
+  id: 'withdrawal',
+  context: { form: DEFAULT_WITHDRAWAL_FORM, info: null, errors: {}, submitError: null, loadError: null, submitted: null, submits: 0 },
+  initial: 'loading',
+  states: {
+    loading: {
+      // typing goes on while the numbers are re-read
+      on: { ...pickers, 'wd.address': { actions: 'setAddress' }, 'wd.amount': { actions: 'setAmount' } },
+      invoke: {
+        src: 'fetchInfo',
+        input: ({ context }) => ({ coin: context.form.coin, network: context.form.network }),
+        onDone: [
+          { guard: 'locked', target: 'locked', actions: 'takeInfo' },
+          { target: 'editing', actions: 'takeInfo' },
+        ],
+        onError: { target: 'loadFailed', actions: 'takeLoadError' },
+      },
+    },
+    loadFailed: { on: { ...pickers, 'wd.retry': 'loading' } },
+    /** SPEC §9: withdrawals blocked after a password reset / change; `info.lock` says which and how long. */
+    locked: { on: { ...pickers, 'wd.retry': 'loading', 'wd.refresh': 'loading' } },
+    editing: {
+      on: {
+        ...pickers,
+        'wd.address': { actions: 'setAddress' },
+        'wd.amount': { actions: 'setAmount' },
+        'wd.max': { actions: 'setMax' },
+        'wd.refresh': 'loading',
+        'wd.next': [{ guard: 'formOk', target: 'securityStep' }, { actions: 'showErrors' }],
+      },
+    },
+    securityStep: {
+      on: {
+        ...pickers,
+        'wd.code': { actions: 'setCode' },
+        'wd.back': 'editing',
+        'wd.submit': [{ guard: 'codeGiven', target: 'submitting' }, { actions: 'codeMissing' }],
+      },
+    },
+    submitting: {
+      entry: 'countSubmit',
+      invoke: {
+        src: 'submit',
+        input: ({ context }) => ({ ...context.form, address: context.form.address.trim(), amount: context.form.amount.trim(), code: context.form.code.trim() }),
+        onDone: { target: 'submitted', actions: 'takeSubmitted' },
+        onError: [
+          { guard: 'lockRefusal', target: 'loading', actions: 'takeSubmitError' },
+          { guard: 'codeRefusal', target: 'securityStep', actions: ['takeSubmitError', 'clearCode'] },
+          { target: 'editing', actions: ['takeSubmitError', 'clearCode'] },
+        ],
+      },
+    },
+    submitted: { on: { ...pickers, 'wd.again': { target: 'loading', actions: 'clearSubmitted' } } },
+  },
+});
+
+export type WithdrawalStateName = 'loading' | 'loadFailed' | 'locked' | 'editing' | 'securityStep' | 'submitting' | 'submitted';

@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { WithdrawalStateName } from '../../../machines/withdrawalMachine.ts';
+import { WALLET_MSG, type WithdrawInfo } from '../../../protocol/wallet.ts';
+import { useSession } from '../../app/AppCoreProvider.tsx';
+import { AccountLayout } from '../../components/account/AccountLayout.tsx';
+import { Button } from '../../components/Button.tsx';
+import { formatCoinAmount, inputDecimals } from '../assets/money.ts';
+import { sanitizeAmountInput } from '../../../protocol/decimal.ts';
+import { FormField } from '../login/FormField.tsx';
+import { SendCodeButton } from '../login/SendCodeButton.tsx';
+import { useMailCode } from '../login/useMailCode.ts';
+import { useWithdrawalActor } from './useWithdrawalActor.ts';
+import { CoinNetworkPickers } from './WalletPickers.tsx';
+import { WithdrawalList } from './WithdrawalList.tsx';
+import { hoursMinutes, walletText } from './walletModel.ts';
+import '../login/auth.css';
+import '../orders/orders.css';
+import './wallet.css';
+
+/** SPEC §9 lock banner: the wording of the screen that set it, and the time left. */
+function LockBanner({ lock, onRefresh }: { lock: NonNullable<WithdrawInfo['lock']>; onRefresh: () => void }) {
+  const { t } = useTranslation('wallet');
+  const left = hoursMinutes(lock.leftMs);
+  return (
+    <div className="wal-banner" role="alert" data-testid="withdraw-lock">
+      <strong>{t('lockTitle')}</strong>
+      <span>{walletText(t, lock.reason === 'reset' ? WALLET_MSG.lockedAfterReset : WALLET_MSG.lockedAfterChange)}</span>
+      <div data-testid="withdraw-lock-left">{t('lockLeft', { time: t('hoursMinutes', left) })}</div>
+      <div className="wal-actions" style={{ marginTop: 8 }}>
+        <Button variant="secondary" size="sm" onClick={onRefresh}>
+          {t('refresh')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The security step's code field: the authenticator code when bound, else an email code with Send code. */
+function CodeField({ info, value, error, disabled, onChange }: { info: WithdrawInfo; value: string; error: string | undefined; disabled: boolean; onChange: (v: string) => void }) {
+  const { t } = useTranslation('wallet');
+  const session = useSession();
+  const mail = useMailCode('security');
+  const [email, setEmail] = useState(session.email);
+  const google = info.security === 'google';
+  return (
+    <>
+      {!google && session.email === '' ? (
+        <FormField label={t('auth:email')} type="email" autoComplete="email" value={email} onValueChange={setEmail} disabled={disabled} />
+      ) : null}
+      <FormField
+        label={google ? t('googleCode') : t('emailCode')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        placeholder={t('codePlaceholder')}
+        value={value}
+        onValueChange={(v) => onChange(v.replace(/\D/g, '').slice(0, 6))}
+        error={error}
+        disabled={disabled}
+        data-testid="withdraw-code"
+        suffix={google ? undefined : <SendCodeButton remaining={mail.remaining} pending={mail.pending} onSend={() => void mail.send(email)} />}
+      />
+    </>
+  );
+}
+
+/**
+ * /my/wallet/withdrawal (issue 12, SPEC §9): coin, network, address, amount with Max, the network
+ * fee, the amount received and the minimum; then the security step (authenticator or email code);
+ * the SPEC §9 lock with the time left; the recent withdrawals, live, with Cancel while pending.
+ * The lifecycle is withdrawalMachine (useWithdrawalActor); amounts stay decimal strings.
+ */
+export function WithdrawalScreen() {
+  const { t } = useTranslation('wallet');
+  const [actor, send] = useWithdrawalActor();
+  const state = useSelector(actor, (s) => s.value as WithdrawalStateName);
+  const ctx = useSelector(actor, (s) => s.context);
+  const { form, info, errors } = ctx;
+  const sending = state === 'submitting';
+  const inForm = state === 'editing' || state === 'loading' || state === 'securityStep' || sending;
+  const security = state === 'securityStep' || sending;
+  const err = (m: string | undefined) => (m ? walletText(t, m) : undefined);
+  const coinInfo = info && info.coin === form.coin && info.network === form.network ? info : null;
+
+  return (
+    <AccountLayout title={t('withdrawalTitle')}>
+      <section className="acct-card wal-card" aria-label={t('withdrawalTitle')}>
+        <CoinNetworkPickers coin={form.coin} network={form.network} disabled={sending}
+          onCoin={(coin) => send({ type: 'wd.coin', coin })} onNetwork={(network) => send({ type: 'wd.network', network })} />
+        {state === 'loadFailed' ? (
+          <div>
+            <p className="acct-error" role="alert">{t('loadFailed', { msg: walletText(t, ctx.loadError ?? 'Error') })}</p>
+            <Button variant="secondary" size="sm" onClick={() => send({ type: 'wd.retry' })}>{t('retry')}</Button>
+          </div>
+        ) : null}
+        {state === 'locked' && info?.lock ? <LockBanner lock={info.lock} onRefresh={() => send({ type: 'wd.retry' })} /> : null}
+        {state === 'submitted' && ctx.submitted ? (
+          <div className="wal-card" data-testid="withdraw-submitted">
+            <h2 className="acct-card__title">{t('submittedTitle')}</h2>
+            <p className="acct-muted">{t('summary', { amount: formatCoinAmount(ctx.submitted.amount, ctx.submitted.coin), coin: ctx.submitted.coin, address: ctx.submitted.address })}</p>
+            <p className="acct-muted">{t('submittedText')}</p>
+            <div className="wal-actions">
+              <Button variant="primary" onClick={() => send({ type: 'wd.again' })}>{t('newWithdrawal')}</Button>
+            </div>
+          </div>
+        ) : null}
+        {inForm ? (
+          <form className="auth-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label={t('withdrawalTitle')}>
+            <FormField label={t('withdrawAddress')} value={form.address} placeholder={t('addressPlaceholder', { network: form.network })}
+              onValueChange={(value) => send({ type: 'wd.address', value })} error={err(errors.address)} disabled={security}
+              autoComplete="off" spellCheck={false} maxLength={128} data-testid="withdraw-address" />
+            <FormField label={t('assets:amount')} value={form.amount} inputMode="decimal" disabled={security}
+              placeholder={coinInfo ? t('amountPlaceholder', { min: `${coinInfo.minWithdrawal} ${form.coin}` }) : ''}
+              onValueChange={(v) => send({ type: 'wd.amount', value: sanitizeAmountInput(v, inputDecimals(form.coin)) })}
+              error={err(errors.amount)} data-testid="withdraw-amount"
+              suffix={<button type="button" className="wal-max" disabled={security || !coinInfo} onClick={() => send({ type: 'wd.max' })}>{t('max')}</button>} />
+            {coinInfo ? <p className="acct-muted wal-min" data-testid="withdraw-min">{`${walletText(t, WALLET_MSG.minWithdrawal)}${coinInfo.minWithdrawal} ${form.coin}`}</p> : null}
+            <dl className="wal-summary">
+              <dt>{t('assets:available')}</dt>
+              <dd data-testid="withdraw-available">{coinInfo ? `${formatCoinAmount(coinInfo.available, form.coin)} ${form.coin}` : '—'}</dd>
+              <dt>{t('networkFee')}</dt>
+              <dd data-testid="withdraw-fee">{coinInfo ? `${coinInfo.fee} ${form.coin}` : '—'}</dd>
+              <dt>{t('received')}</dt>
+              <dd data-testid="withdraw-received">{form.amount.trim() !== '' ? `${formatCoinAmount(form.amount, form.coin)} ${form.coin}` : '—'}</dd>
+            </dl>
+            {security && coinInfo ? (
+              <fieldset className="wal-fieldset">
+                <legend className="acct-card__title">{t('securityTitle')}</legend>
+                <CodeField info={coinInfo} value={form.code} error={err(errors.code)} disabled={sending} onChange={(code) => send({ type: 'wd.code', code })} />
+              </fieldset>
+            ) : null}
+            {ctx.submitError ? <p className="auth-server-error" role="alert" data-testid="withdraw-error">{walletText(t, ctx.submitError)}</p> : null}
+            <div className="wal-actions">
+              {security ? (
+                <>
+                  <Button variant="secondary" disabled={sending} onClick={() => send({ type: 'wd.back' })}>{t('back')}</Button>
+                  <Button variant="primary" pending={sending} onClick={() => send({ type: 'wd.submit' })} data-testid="withdraw-submit">{t('confirmWithdrawal')}</Button>
+                </>
+              ) : (
+                <Button variant="primary" disabled={state === 'loading'} onClick={() => send({ type: 'wd.next' })} data-testid="withdraw-next">{t('next')}</Button>
+              )}
+            </div>
+          </form>
+        ) : null}
+      </section>
+      <WithdrawalList />
+    </AccountLayout>
+  );
+}

@@ -1,0 +1,81 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { envelope } from '../../../src/ports/fakes.ts';
+import type { HttpRequest } from '../../../src/ports/types.ts';
+import type { Conversion } from '../../../src/protocol/convert.ts';
+import type { HistoryRow } from '../../../src/protocol/wallet.ts';
+import { ConvertHistoryScreen } from '../../../src/ui/screens/convert/ConvertHistoryScreen.tsx';
+import { WalletHistoryScreen } from '../../../src/ui/screens/wallet/WalletHistoryScreen.tsx';
+import { installClickClock, renderAssets } from './assetsHarness.tsx';
+
+/**
+ * The two money history pages over a real core: filters become the query (page back to 1), the
+ * pager walks the pages, a user-socket frame refetches so a status changes live, and each row
+ * shows its status and transaction id.
+ */
+
+installClickClock();
+
+function row(id: number, status: string, type: HistoryRow['type'] = 'withdrawal'): HistoryRow {
+  return { type, id, coin: 'USDT', network: 'TRC20', amount: '20.000000', fee: '1.000000', status, txid: status === 'completed' ? `tx${id}` : '', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', from: '', to: '', time: 1_700_000_000_000 + id, };
+}
+
+describe('WalletHistoryScreen', () => {
+  it('filters, pages, and follows withdrawal frames live', async () => {
+    let status = 'pending';
+    const gets: HttpRequest[] = [];
+    const h = renderAssets({
+      path: '/my/order/wallet-history',
+      screen: <WalletHistoryScreen />,
+      script: (http) =>
+        http.on('GET', '/money/history', (req) => {
+          gets.push(req);
+          const page = Number((req.query as { page?: number } | undefined)?.page ?? 1);
+          return envelope(200, 'success', { list: [row(page, status), row(100 + page, 'credited', 'deposit')], total: 25, page, pageSize: 10 });
+        }),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Wallet history' })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId('history-status').map((e) => e.textContent)).toEqual(['Pending review', 'Credited']));
+    expect(screen.getByTestId('page-of').textContent).toBe('Page 1 of 3');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByTestId('page-of').textContent).toBe('Page 2 of 3'));
+    fireEvent.change(screen.getByTestId('history-type'), { target: { value: 'withdrawal' } });
+    await waitFor(() => expect(gets.at(-1)?.query).toEqual({ page: 1, pageSize: 10, type: 'withdrawal' }));
+
+    status = 'completed';
+    h.push({ type: 'withdrawal', data: { id: 1, status: 'completed' } });
+    await waitFor(() => expect(screen.getAllByTestId('history-status')[0]?.textContent).toBe('Completed'));
+    expect(screen.getByTestId('history-txid').textContent).toBe('tx1');
+    h.core.stop();
+  });
+});
+
+describe('ConvertHistoryScreen', () => {
+  it('shows pair, amounts, rate, fee 0 and account, filters by coin and refreshes on a convert frame', async () => {
+    const c: Conversion = { id: 1, quoteId: 'q', from: 'USDT', to: 'BTC', rate: '0.0000150000000000', fromAmount: '100.000000', toAmount: '0.00150000', fee: '0', account: 'spot', createdAt: 1, expiresAt: 2, time: 1_700_000_000_000 };
+    let list: Conversion[] = [c];
+    const gets: HttpRequest[] = [];
+    const h = renderAssets({
+      path: '/my/order/convert',
+      screen: <ConvertHistoryScreen />,
+      script: (http) =>
+        http.on('GET', '/convert/history', (req) => {
+          gets.push(req);
+          return envelope(200, 'success', { list, total: list.length, page: 1, pageSize: 10 });
+        }),
+    });
+    expect(await screen.findByText('USDT → BTC')).toBeTruthy();
+    expect(screen.getByText('100.00 USDT')).toBeTruthy();
+    expect(screen.getByText('0.0015 BTC')).toBeTruthy();
+    expect(screen.getByText('0.000015')).toBeTruthy();
+    expect(screen.getByText('Spot account', { selector: 'td' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: 'BTC' } });
+    await waitFor(() => expect(gets.at(-1)?.query).toEqual({ page: 1, pageSize: 10, from: 'BTC' }));
+    list = [{ ...c, id: 2 }, c];
+    h.push({ type: 'convert', data: list[0] });
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(2));
+    h.core.stop();
+  });
+});
