@@ -82,9 +82,17 @@ test('convert-expired-ui: the browser replay shows the countdown, the expired qu
   const text = readFileSync('fixtures/sessions/convert-expired-ui.jsonl', 'utf8');
   await page.addInitScript(() => localStorage.setItem('lang', 'en'));
   const { leaked, stepTo } = await openReplayPage(page, text);
-  const firstQuote = seqOf(text, (r) => r.kind === 'http.response' && r.id === parseReplayText(text).records.find((x) => x.kind === 'http.request' && x.path === '/convert/quote')?.id);
+  const quoteId = seqOf(text, (r) => r.kind === 'http.request' && r.path === '/convert/quote');
+  const firstQuote = seqOf(text, (r) => r.kind === 'http.response' && r.id === parseReplayText(text).records.find((x) => x.seq === quoteId)?.id);
   await stepTo(firstQuote + 1);
   await expect(page.getByTestId('cv-countdown')).toContainText('Rate locked for');
+  // The 8 s window runs on the replay's clock: still counting 7 s after the answer, expired 8 s after it.
+  const records = parseReplayText(text).records;
+  const answeredAt = records.find((r) => r.seq === firstQuote)?.t ?? 0;
+  await stepTo(records.filter((r) => r.t < answeredAt + 7000).at(-1)?.seq ?? 0);
+  await expect(page.getByTestId('cv-countdown')).toBeVisible();
+  await stepTo(records.find((r) => r.t >= answeredAt + 8000)?.seq ?? 0);
+  await expect(page.getByTestId('cv-error')).toHaveText('The quote has expired, please get a new quote');
   const requote = seqOf(text, intent('convert.requote'));
   await stepTo(requote - 1);
   await expect(page.getByTestId('cv-error')).toHaveText('The quote has expired, please get a new quote');
