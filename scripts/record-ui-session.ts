@@ -24,6 +24,9 @@ import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
 import { parseReplayText, type ParsedLog } from '../src/core/replay/parse.ts';
 import type { LogRecord } from '../src/ports/eventLog.ts';
+import { CONVERT_MSG, CONVERT_PATHS } from '../src/protocol/convert.ts';
+import { MONEY_PATHS, WALLET_MSG } from '../src/protocol/wallet.ts';
+import { USER_MSG } from '../src/protocol/user.ts';
 
 /**
  * `npm run build && npx tsx scripts/record-ui-session.ts [--only <name>] [--out fixtures/sessions]`
@@ -201,6 +204,8 @@ const KYC_DOC_NUMBER = 'X47120983';
 const KYC_REASON = 'The information page photo is blurry';
 /** Set in the compensation scenario's setup: the order the recording claims, boosts and withdraws. */
 let compensationId = 0;
+
+const NEW_PASSWORD = 'Changed456';
 
 /** Setup outside the recording (through the API): an account with Google authenticator bound. */
 async function setupAccount(server: UiServer): Promise<Account> {
@@ -447,6 +452,77 @@ async function main(): Promise<void> {
             { atSeq: last, select: 'streams.rejected', equals: 0 },
           ];
         },
+      },
+      {
+        name: 'convert-expired-ui',
+        description: 'Instant convert through the real UI with a quote left to expire: Google-authenticator login (the new account holds its 10,000 USDT in the fund wallet), /convert, 100 USDT to BTC from the fund account, Preview shows the quote and its countdown; the user waits out the 8 s window (the `after` delays on the core clock) and sees the expired message, asks for a new quote and converts inside its window (fee 0); the fund balances follow from the user socket.',
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1000);
+          await navigate(page, '/convert');
+          await page.getByTestId('cv-available').waitFor();
+          await page.getByTestId('cv-amount').fill('100');
+          await page.waitForTimeout(400);
+          await page.getByTestId('cv-preview').click();
+          await page.getByTestId('cv-countdown').waitFor();
+          await page.getByText(CONVERT_MSG.quoteExpired).waitFor({ timeout: 15_000 });
+          await page.getByTestId('cv-requote').waitFor();
+          await page.waitForTimeout(1200);
+          await page.getByTestId('cv-requote').click();
+          await page.getByTestId('cv-countdown').waitFor();
+          await page.waitForTimeout(1500);
+          await page.getByTestId('cv-confirm').click();
+          await page.getByTestId('cv-done').waitFor();
+          await page.waitForTimeout(1500);
+        },
+        expect(log, last) {
+          const quotes = log.records.filter((r) => r.kind === 'http.request' && r.path === CONVERT_PATHS.quote.replace(/^\/api/, ''));
+          if (quotes.length !== 2) throw new Error(`expected two quote requests (first, then fresh after expiry), saw ${quotes.length}`);
+          const converted = responseTo(log, CONVERT_PATHS.convert.replace(/^\/api/, ''));
+          const answer = log.records.find((r) => r.seq === converted)?.envelope as { data?: { toAmount?: string } } | undefined;
+          const btc = frameWith(log, 'balance', '"wallet":"fund"', '"coin":"BTC"');
+          return [
+            { atSeq: converted, select: 'session.value', equals: { loggedIn: 'idle' } },
+            { atSeq: btc, select: 'streams.balances.fund:BTC.available', equals: answer?.data?.toAmount ?? 'missing', note: 'the fund wallet received exactly the quoted amount' },
+            { atSeq: last, select: 'streams.balances.fund:USDT.available', equals: '9900.000000', note: '10,000 held, 100 converted, fee 0' },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
+          ];
+        },
+      },
+      {
+        name: 'withdrawal-lock-ui',
+        description: 'The withdrawal lock after a password change, through the real UI: Google-authenticator login, /my/settings/password (current, new and confirmed password, Confirm change); the user info now carries the 24-hour lock; /my/wallet/withdrawal refuses with the SPEC wording and the time left (24 h 0 min), and no withdrawal is sent.',
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1000);
+          await navigate(page, '/my/settings/password');
+          await page.getByLabel('Current password', { exact: true }).fill(account.password);
+          await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+          await page.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+          await page.getByRole('button', { name: 'Confirm change' }).click();
+          await page.getByText(USER_MSG.passwordChanged).first().waitFor();
+          await page.waitForTimeout(1000);
+          await navigate(page, '/my/wallet/withdrawal');
+          await page.getByTestId('withdraw-lock').waitFor();
+          const left = await page.getByTestId('withdraw-lock-left').innerText();
+          if (!/(24 h 0|23 h 5\d) min/.test(left)) throw new Error(`lock banner shows '${left}'`);
+          await page.getByText(WALLET_MSG.lockedAfterChange).waitFor();
+          await page.waitForTimeout(1500);
+        },
+        expect(log, last) {
+          const changed = responseTo(log, '/user/modify-password');
+          const info = responseTo(log, MONEY_PATHS.withdrawInfo.replace(/^\/api/, ''));
+          const lock = (log.records.find((r) => r.seq === info)?.envelope as { data?: { lock?: { until?: number; reason?: string } } } | undefined)?.data?.lock;
+          if (lock?.reason !== 'change' || !lock.until) throw new Error(`the withdraw info carries no change lock: ${JSON.stringify(lock)}`);
+          if (log.records.some((r) => r.kind === 'http.request' && r.path === MONEY_PATHS.withdraw.replace(/^\/api/, ''))) throw new Error('a withdrawal was sent while locked');
+          return [
+            { atSeq: responseTo(log, '/user/info'), select: 'session.context.userInfo.withdrawLockUntil', equals: 0, note: 'no lock before the change' },
+            { atSeq: changed, select: 'session.value', equals: { loggedIn: 'idle' }, note: 'the caller\'s own session stays' },
+            { atSeq: info, select: 'session.context.userInfo.withdrawLockUntil', equals: lock.until, note: 'the refetched user info carries the 24-hour lock' },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
+          ];
+        },
+        secrets: [NEW_PASSWORD],
       },
     ];
     for (const sc of scenarios) {

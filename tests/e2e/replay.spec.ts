@@ -53,7 +53,7 @@ test('a support bundle exported from the help centre replays to the same state a
   await replayPage.screenshot({ path: testInfo.outputPath('replayed-help-center.png') });
 });
 
-for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui']) {
+for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui', 'convert-expired-ui', 'withdrawal-lock-ui']) {
   test(`${name}: recorded through the UI, replays in the browser to the same hash as headless`, async ({ page }) => {
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const spec = JSON.parse(readFileSync(`fixtures/sessions/${name}.expect.json`, 'utf8')) as { hash: string };
@@ -68,3 +68,51 @@ for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui',
     expect(leaked).toEqual([]);
   });
 }
+
+/** The seq of the first record matching `pred` (the test fails loudly when the fixture lacks it). */
+function seqOf(text: string, pred: (r: Record<string, unknown>) => boolean): number {
+  const r = parseReplayText(text).records.find((x) => pred(x as unknown as Record<string, unknown>));
+  if (!r) throw new Error('record not in the fixture');
+  return r.seq;
+}
+
+const intent = (type: string) => (r: Record<string, unknown>) => r.kind === 'ui.intent' && (r.event as { type?: string } | undefined)?.type === type;
+
+test('convert-expired-ui: the browser replay shows the countdown, the expired quote at the recorded time, then the fill', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/convert-expired-ui.jsonl', 'utf8');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  const quoteId = seqOf(text, (r) => r.kind === 'http.request' && r.path === '/convert/quote');
+  const firstQuote = seqOf(text, (r) => r.kind === 'http.response' && r.id === parseReplayText(text).records.find((x) => x.seq === quoteId)?.id);
+  await stepTo(firstQuote + 1);
+  await expect(page.getByTestId('cv-countdown')).toContainText('Rate locked for');
+  // The 8 s window runs on the replay's clock: still counting 7 s after the answer, expired 8 s after it.
+  const records = parseReplayText(text).records;
+  const answeredAt = records.find((r) => r.seq === firstQuote)?.t ?? 0;
+  await stepTo(records.filter((r) => r.t < answeredAt + 7000).at(-1)?.seq ?? 0);
+  await expect(page.getByTestId('cv-countdown')).toBeVisible();
+  await stepTo(records.find((r) => r.t >= answeredAt + 8000)?.seq ?? 0);
+  await expect(page.getByTestId('cv-error')).toHaveText('The quote has expired, please get a new quote');
+  const requote = seqOf(text, intent('convert.requote'));
+  await stepTo(requote - 1);
+  await expect(page.getByTestId('cv-error')).toHaveText('The quote has expired, please get a new quote');
+  await expect(page.getByTestId('cv-requote')).toBeVisible();
+  await expect(page.getByTestId('cv-countdown')).toHaveCount(0);
+  const confirm = seqOf(text, intent('convert.confirm'));
+  await stepTo(confirm - 1);
+  await expect(page.getByTestId('cv-countdown')).toBeVisible();
+  const leave = seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center');
+  await stepTo(leave - 1);
+  await expect(page.getByTestId('cv-done')).toBeVisible();
+  expect(leaked).toEqual([]);
+});
+
+test('withdrawal-lock-ui: the browser replay shows the lock banner with its wording and time left', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  await expect(page.getByTestId('withdraw-lock')).toContainText('Withdrawals, C2C sales and payments are disabled for 24 hours after a password change');
+  await expect(page.getByTestId('withdraw-lock-left')).toHaveText(/Time left: (24 h 0|23 h 5\d) min/);
+  expect(leaked).toEqual([]);
+});
