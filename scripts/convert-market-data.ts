@@ -8,7 +8,9 @@
  * Mapping:
  * - REST depth (`lastUpdateId`) → depth snapshot frame, seq = lastUpdateId, placed at its receive time.
  * - depthUpdate → diff frame, firstSeq = U, lastSeq = u, prevSeq = pu (USD-M futures) or, for spot
- *   (no pu), the previous u of that symbol (U - 1 for the first diff).
+ *   (no pu), its own first update id minus one (U - 1): a spot stream's updates are contiguous
+ *   (each U is the previous u + 1), so a lost frame shows as a gap in the chain instead of being
+ *   hidden by chaining to whichever frame happened to arrive before it.
  * - aggTrade / trade → trade frame (id = a / t; taker side is sell when the buyer is the maker).
  * - kline → kline frame (closed = x).
  * - bookTicker → checkpoint, kept only when its u equals the lastSeq of a diff that arrives after
@@ -102,7 +104,7 @@ function parseWs(text: string): Timed[] {
   return out;
 }
 
-// Spot diffs have no `pu`: the chain is rebuilt from the previous u of the same symbol.
+// Spot diffs have no `pu`: prevSeq is U - 1 (filled in convertRecording), never the previous frame received.
 function diffFrame(d: z.infer<typeof depthUpdate>): MarketFrame {
   return { type: 'depth', symbol: d.s, snapshot: false, firstSeq: d.U, lastSeq: d.u, prevSeq: d.pu ?? -1, bids: toLevels(d.b), asks: toLevels(d.a), ts: d.E };
 }
@@ -130,7 +132,6 @@ function parseHttp(text: string): Timed[] {
 /** Converts one recording pair into a fixture (see the module comment for the rules). */
 export function convertRecording(wsText: string, httpText: string, source: string, license: string): MarketFixture {
   const all = [...parseWs(wsText), ...parseHttp(httpText)].sort((a, b) => a.t - b.t || a.order - b.order);
-  const lastU = new Map<string, number>();
   const snapshotSeen = new Set<string>();
   const symbols: string[] = [];
   const records: MarketFixtureRecord[] = [];
@@ -146,8 +147,7 @@ export function convertRecording(wsText: string, httpText: string, source: strin
     if ('symbol' in frame && !symbols.includes(frame.symbol)) symbols.push(frame.symbol);
     if (frame.type === 'depth' && frame.snapshot) snapshotSeen.add(frame.symbol);
     if (frame.type === 'depth' && !frame.snapshot) {
-      if (frame.prevSeq === -1) frame.prevSeq = lastU.get(frame.symbol) ?? frame.firstSeq - 1;
-      lastU.set(frame.symbol, frame.lastSeq);
+      if (frame.prevSeq === -1) frame.prevSeq = frame.firstSeq - 1;
       if (snapshotSeen.has(frame.symbol)) {
         const bySeq = diffAt.get(frame.symbol) ?? new Map<number, number>();
         bySeq.set(frame.lastSeq, records.length);

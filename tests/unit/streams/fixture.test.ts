@@ -44,4 +44,15 @@ describe('market fixture reader', () => {
     const head = parseMarketFixture(read('binance-usdm.jsonl')).header;
     expect(head.symbols).toEqual(['SUSHIUSDT', 'AKROUSDT', 'KEEPUSDT', 'CTKUSDT']);
   });
+
+  it('a spot diff chains to its own U - 1, so a frame lost from the recording shows as a gap', () => {
+    const diff = (t: number, U: number, u: number) =>
+      `${t}: {"stream":"nknusdt@depth@100ms","data":{"e":"depthUpdate","E":${Math.round(t * 1000)},"s":"NKNUSDT","U":${U},"u":${u},"b":[["0.35","1"]],"a":[]}}`;
+    const ws = ['wss://stream.binance.com:9443/stream?streams=nknusdt@depth@100ms <-> 1000.0', diff(1000.1, 10, 12), diff(1000.2, 13, 14), diff(1000.4, 18, 19)].join('\n');
+    const http = 'https://api.binance.com/api/v3/depth?symbol=NKNUSDT&limit=1000 -> 1000.05: {"lastUpdateId":11,"bids":[],"asks":[]}';
+    const f = convertRecording(ws, http, 'test', '');
+    const chain = f.records.flatMap((r) => (r.kind === 'frame' && r.frame.type === 'depth' && !r.frame.snapshot ? [[r.frame.prevSeq, r.frame.firstSeq, r.frame.lastSeq]] : []));
+    // 15..17 were lost: the third diff says it follows 17, not 14 (the frame received before it).
+    expect(chain).toEqual([[9, 10, 12], [12, 13, 14], [17, 18, 19]]);
+  });
 });
