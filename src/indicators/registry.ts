@@ -17,11 +17,11 @@
 import type { Candle } from '../protocol/market.ts';
 import { bbi, boll, ema, ma, sar, sma } from './main.ts';
 import { ao, bias, cci, kdj, macd, rsi } from './oscillators.ts';
-import { brar, cr, dmi, psy, vol, vr } from './sentiment.ts';
+import { brar, cr, dmi, dmiWilder, psy, vol, vr } from './sentiment.ts';
 import type { Series } from './series.ts';
 
 export const MAIN_INDICATORS = ['MA', 'EMA', 'SMA', 'SAR', 'BOLL', 'BBI'] as const;
-export const SUB_INDICATORS = ['VOL', 'MACD', 'KDJ', 'RSI', 'BIAS', 'BRAR', 'CCI', 'DMI', 'CR', 'PSY', 'VR', 'AO'] as const;
+export const SUB_INDICATORS = ['VOL', 'MACD', 'KDJ', 'RSI', 'BIAS', 'BRAR', 'CCI', 'DMI', 'DMIW', 'CR', 'PSY', 'VR', 'AO'] as const;
 export type MainIndicatorName = (typeof MAIN_INDICATORS)[number];
 export type SubIndicatorName = (typeof SUB_INDICATORS)[number];
 export type IndicatorName = MainIndicatorName | SubIndicatorName;
@@ -305,6 +305,22 @@ const defs: IndicatorDefinition[] = [
     ],
     run: (c, ps) => {
       const r = dmi(c, p(ps, 0), p(ps, 1));
+      return [r.pdi, r.mdi, r.adx, r.adxr];
+    },
+  }),
+  define({
+    name: 'DMIW',
+    kind: 'sub',
+    title: "Directional Movement Index (Wilder's, as TA-Lib and TradingView)",
+    params: [{ key: 'n', default: 14, min: 2, max: 500 }],
+    outputs: [
+      { key: 'pdi', label: () => '+DI', style: 'line', unit: 'ratio', warmup: (ps) => p(ps, 0) },
+      { key: 'mdi', label: () => '−DI', style: 'line', unit: 'ratio', warmup: (ps) => p(ps, 0) },
+      { key: 'adx', label: () => 'ADX', style: 'line', unit: 'ratio', warmup: (ps) => 2 * p(ps, 0) - 1 },
+      { key: 'adxr', label: () => 'ADXR', style: 'line', unit: 'ratio', warmup: (ps) => 3 * p(ps, 0) - 2 },
+    ],
+    run: (c, ps) => {
+      const r = dmiWilder(c, p(ps, 0));
       return [r.pdi, r.mdi, r.adx, r.adxr];
     },
   }),

@@ -1,6 +1,6 @@
 /**
  * Sub-chart volume, sentiment and trend-strength indicators (SPEC §9): VOL, BRAR, CR, PSY,
- * VR, DMI. Tongdaxin-style definitions (the ones Chinese-market exchange charts use); pure,
+ * VR, DMI (and DMI in Wilder's form, `dmiWilder`). Tongdaxin-style definitions (the ones Chinese-market exchange charts use); pure,
  * aligned with the candles, `null` during warm-up (series.ts). Ratios with a zero
  * denominator are 0 (`safeRatio`). Formulas and defaults: docs/INDICATORS.md.
  */
@@ -171,5 +171,60 @@ export function dmi(candles: readonly Candle[], n = 14, m = 6): DmiResult {
   const dx = zip(pdi, mdi, (p, q) => safeRatio(Math.abs(q - p), q + p, 100));
   const adx = rollingMean(dx, m);
   const adxr = zip(adx, shift(adx, m), (a, b) => (a + b) / 2);
+  return { pdi, mdi, adx, adxr };
+}
+
+/**
+ * DMI in Wilder's definition, exactly as TA-Lib's PLUS_DI / MINUS_DI / ADX / ADXR compute it (the
+ * form TradingView and most Western charts show), period n (default 14), all in percent:
+ * TR, +DM, −DM as in {@link dmi}; the three are Wilder-summed: the first sum is the plain sum of the
+ * n − 1 terms after the first candle, then S = S − S / n + X for each later term.
+ * PDI = 100 · S(+DM) / S(TR), MDI likewise (from index n); DX = 100 · |PDI − MDI| / (PDI + MDI);
+ * ADX = the mean of the first n DX values (at index 2n − 1), then (ADX′ · (n − 1) + DX) / n;
+ * ADXR = (ADX + ADX n − 1 candles earlier) / 2 (from index 3n − 2). Zero denominators give 0.
+ */
+export function dmiWilder(candles: readonly Candle[], n = 14): DmiResult {
+  const len = candles.length;
+  const pdi = nulls(len);
+  const mdi = nulls(len);
+  const adx = nulls(len);
+  const adxr = nulls(len);
+  if (n < 2) return { pdi, mdi, adx, adxr };
+  let tr = 0;
+  let plus = 0;
+  let minus = 0;
+  let dxSum = 0;
+  let prevAdx = 0;
+  for (let i = 1; i < len; i++) {
+    const x = candles[i] as Candle;
+    const p = candles[i - 1] as Candle;
+    const t = Math.max(x.h - x.l, Math.abs(x.h - p.c), Math.abs(x.l - p.c));
+    const up = x.h - p.h;
+    const down = p.l - x.l;
+    const pdm = up > 0 && up > down ? up : 0;
+    const mdm = down > 0 && down > up ? down : 0;
+    if (i < n) {
+      tr += t;
+      plus += pdm;
+      minus += mdm;
+      continue;
+    }
+    tr = tr - tr / n + t;
+    plus = plus - plus / n + pdm;
+    minus = minus - minus / n + mdm;
+    const pv = safeRatio(plus, tr, 100);
+    const mv = safeRatio(minus, tr, 100);
+    pdi[i] = pv;
+    mdi[i] = mv;
+    const dx = safeRatio(Math.abs(pv - mv), pv + mv, 100);
+    if (i < 2 * n - 1) {
+      dxSum += dx;
+      continue;
+    }
+    prevAdx = i === 2 * n - 1 ? (dxSum + dx) / n : (prevAdx * (n - 1) + dx) / n;
+    adx[i] = prevAdx;
+    const back = adx[i - (n - 1)];
+    if (back !== null && back !== undefined) adxr[i] = (prevAdx + back) / 2;
+  }
   return { pdi, mdi, adx, adxr };
 }

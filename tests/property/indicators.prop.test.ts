@@ -17,7 +17,7 @@ import {
 } from '../../src/indicators/registry.ts';
 import { boll, ema, ma, sma } from '../../src/indicators/main.ts';
 import { kdj, macd, rsi } from '../../src/indicators/oscillators.ts';
-import { dmi, psy } from '../../src/indicators/sentiment.ts';
+import { dmi, dmiWilder, psy } from '../../src/indicators/sentiment.ts';
 import type { Series } from '../../src/indicators/series.ts';
 
 const ALL: IndicatorName[] = [...MAIN_INDICATORS, ...SUB_INDICATORS];
@@ -128,11 +128,12 @@ describe('averages stay inside the closes they average', () => {
 });
 
 describe('oscillator bounds', () => {
-  it('RSI, KDJ K/D, PSY and DMI lie within [0, 100]', () => {
+  it('RSI, KDJ K/D, PSY, DMI and Wilder DMI lie within [0, 100]', () => {
     fc.assert(
       fc.property(candlesArb(), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 6 }), (candles, n, m) => {
         const k = kdj(candles, n, m, m);
         const d = dmi(candles, n, m);
+        const w = dmiWilder(candles, n + 1);
         const p = psy(candles, n, m);
         const all = [
           ...defined(rsi(candles, [n])[0]),
@@ -143,6 +144,10 @@ describe('oscillator bounds', () => {
           ...defined(d.pdi),
           ...defined(d.mdi),
           ...defined(d.adx),
+          ...defined(w.pdi),
+          ...defined(w.mdi),
+          ...defined(w.adx),
+          ...defined(w.adxr),
         ];
         expect(all.filter((v) => v < -1e-9 || v > 100 + 1e-9)).toEqual([]);
       }),
@@ -220,7 +225,7 @@ describe('flat market conventions', () => {
         expect(defined(rsi(candles, [6])[0]).filter((v) => v !== 50)).toEqual([]);
         const k = kdj(candles);
         expect([...defined(k.k), ...defined(k.d), ...defined(k.j)].filter((v) => v !== 50)).toEqual([]);
-        for (const name of ['CCI', 'BIAS', 'AO', 'DMI', 'PSY', 'BRAR', 'CR'] as const) {
+        for (const name of ['CCI', 'BIAS', 'AO', 'DMI', 'DMIW', 'PSY', 'BRAR', 'CR'] as const) {
           const values = Object.values(INDICATORS[name].compute(candles)).flatMap(defined);
           expect(values.filter((v) => Math.abs(v) > 1e-9), name).toEqual([]);
         }

@@ -20,7 +20,7 @@ const ALL: IndicatorName[] = [...MAIN_INDICATORS, ...SUB_INDICATORS];
 describe('INDICATORS registry', () => {
   it('lists exactly the 6 main and 12 sub indicators of SPEC §9', () => {
     expect(MAIN_INDICATORS).toEqual(['MA', 'EMA', 'SMA', 'SAR', 'BOLL', 'BBI']);
-    expect(SUB_INDICATORS).toEqual(['VOL', 'MACD', 'KDJ', 'RSI', 'BIAS', 'BRAR', 'CCI', 'DMI', 'CR', 'PSY', 'VR', 'AO']);
+    expect(SUB_INDICATORS).toEqual(['VOL', 'MACD', 'KDJ', 'RSI', 'BIAS', 'BRAR', 'CCI', 'DMI', 'DMIW', 'CR', 'PSY', 'VR', 'AO']);
     expect(Object.keys(INDICATORS)).toEqual(ALL);
     for (const name of MAIN_INDICATORS) expect(INDICATORS[name].kind).toBe('main');
     for (const name of SUB_INDICATORS) expect(INDICATORS[name].kind).toBe('sub');
@@ -43,6 +43,7 @@ describe('INDICATORS registry', () => {
       BRAR: [26],
       CCI: [14],
       DMI: [14, 6],
+      DMIW: [14],
       CR: [26, 10, 20, 40, 60],
       PSY: [12, 6],
       VR: [24, 30],

@@ -1,6 +1,6 @@
 /** VOL, BRAR, CR, PSY, VR and DMI on tiny series; expected values worked out by hand. */
 import { describe, expect, it } from 'vitest';
-import { brar, cr, dmi, psy, vol, vr } from '../../../src/indicators/sentiment.ts';
+import { brar, cr, dmi, dmiWilder, psy, vol, vr } from '../../../src/indicators/sentiment.ts';
 import { expectSeries, fromCloses, k } from './helpers.ts';
 
 describe('VOL', () => {
@@ -114,5 +114,40 @@ describe('DMI', () => {
     expectSeries(r.mdi, [...n3, 50 / 3, 80 / 3, 20, 25]);
     expectSeries(r.adx, [...n3, null, 100 / 3, 80 / 3, 60]);
     expectSeries(r.adxr, [...n3, null, null, null, 140 / 3]);
+  });
+});
+
+describe("DMI, Wilder's form (TA-Lib PLUS_DI / MINUS_DI / ADX / ADXR)", () => {
+  it('DMIW(3) on the same candles plus one, worked by hand', () => {
+    const candles = [
+      k(9, 10, 8, 9),
+      k(9, 12, 9, 11), //   1: TR 3, +DM 2
+      k(11, 11, 7, 8), //   2: TR 4, −DM 2
+      k(8, 13, 8, 12), //   3: TR 5, +DM 2
+      k(12, 12, 6, 7), //   4: TR 6, −DM 2
+      k(7, 9, 5, 6), //     5: TR 4, −DM 1
+      k(6, 8, 6, 7), //     6: TR 2
+      k(7, 10, 7, 9), //    7: TR max(3, 3, 0) = 3; up 2, down −1 → +DM 2
+    ];
+    // First sums over candles 1..2: TR 7, +DM 2, −DM 2; then S = S − S/3 + X.
+    // 3: TR 29/3,   +DM 10/3,  −DM 4/3    → PDI 1000/29, MDI 400/29, DX 300/7
+    // 4: TR 112/9,  +DM 20/9,  −DM 26/9   → PDI 125/7,   MDI 325/14, DX 300/23
+    // 5: TR 332/27, +DM 40/27, −DM 79/27  → PDI 1000/83, MDI 1975/83, DX 3900/119
+    // 6: TR 826/81, +DM 80/81, −DM 158/81 → PDI 4000/413, MDI 7900/413, DX 3900/119
+    // 7: TR 2381/243, +DM 646/243, −DM 316/243 → PDI 64600/2381, MDI 31600/2381, DX 16500/481
+    const adx5 = (300 / 7 + 300 / 23 + 3900 / 119) / 3; // mean of the first three DX
+    const adx6 = (adx5 * 2 + 3900 / 119) / 3;
+    const adx7 = (adx6 * 2 + 16500 / 481) / 3;
+    const r = dmiWilder(candles, 3);
+    const n3 = [null, null, null];
+    expectSeries(r.pdi, [...n3, 1000 / 29, 125 / 7, 1000 / 83, 4000 / 413, 64600 / 2381]);
+    expectSeries(r.mdi, [...n3, 400 / 29, 325 / 14, 1975 / 83, 7900 / 413, 31600 / 2381]);
+    expectSeries(r.adx, [...n3, null, null, adx5, adx6, adx7]);
+    expectSeries(r.adxr, [...n3, null, null, null, null, (adx7 + adx5) / 2]);
+  });
+
+  it('differs from the tongdaxin sums on the same candles (both are offered)', () => {
+    const candles = [k(9, 10, 8, 9), k(9, 12, 9, 11), k(11, 11, 7, 8), k(8, 13, 8, 12), k(12, 12, 6, 7)];
+    expect(dmiWilder(candles, 3).pdi[3]).not.toBeCloseTo(dmi(candles, 3, 2).pdi[3] as number, 6);
   });
 });
