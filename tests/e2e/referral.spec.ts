@@ -1,0 +1,108 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiSignUp, lastMailId, mailCode, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
+
+/**
+ * Referral rebates end to end (E2E_PORT=8225), real server and built app, on a desktop (1440x900)
+ * and a phone (390x844): the inviter opens /my/rebate (code, link, QR, copy), the invitee signs up
+ * through the invitation link (the register form arrives with the code filled in), logs in and
+ * trades; the inviter's /my/rebate shows, live, the invited user and the rebate: floor(20 % × the
+ * fee) the invitee paid. Screenshots in both themes go to screenshots/.
+ */
+
+const PASSWORD = 'secret12';
+
+async function api<T>(request: APIRequestContext, token: string, path: string, body?: unknown): Promise<{ code: number; msg: string; data: T }> {
+  const res = body === undefined
+    ? await request.get(`/api${path}`, { headers: { Authorization: token } })
+    : await request.post(`/api${path}`, { headers: { Authorization: token }, data: body });
+  return (await res.json()) as { code: number; msg: string; data: T };
+}
+
+/** '3.012345' USDT → the rebate floor(fee × 20 %) as the page shows it (≥ 2 decimals, grouped). */
+function rebateText(fee: string): string {
+  const [w = '0', f = ''] = fee.split('.');
+  const minor = BigInt(w) * 1_000_000n + BigInt(f.padEnd(6, '0').slice(0, 6));
+  const r = (minor * 2000n) / 10_000n;
+  const whole = (r / 1_000_000n).toLocaleString('en-US');
+  const frac = (r % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
+  return `${whole}.${frac} USDT`;
+}
+
+for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }]) {
+  test(`${vp.name}: a sign-up through the invitation link pays the inviter a rebate on the invitee's trade`, async ({ browser, request }) => {
+    test.setTimeout(120_000);
+    // The inviter, on /my/rebate.
+    const inviterToken = await apiSignUp(request, uniqueEmail('inviter'), PASSWORD);
+    const summary = await api<{ code: string; link: string }>(request, inviterToken, '/referral/summary');
+    const { code } = summary.data;
+    const inviterCtx = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+    await inviterCtx.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const inviter = await inviterCtx.newPage();
+    await presetStorage(inviter, { token: inviterToken, theme: 'dark' });
+    await inviter.goto('/my/rebate');
+    await expect(inviter.getByRole('heading', { level: 1, name: 'Referral rebate' })).toBeVisible();
+    await expect(inviter.getByTestId('rebate-code')).toHaveText(code);
+    const link = (await inviter.getByTestId('rebate-link').textContent()) ?? '';
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/register\\?code=${code}$`));
+    await expect(inviter.getByTestId('rebate-rate')).toHaveText('20%');
+    await expect(inviter.getByTestId('rebate-total')).toHaveText('0.00 USDT');
+    await expect(inviter.getByTestId('rebate-invited')).toHaveText('0');
+    await expect(inviter.getByTestId('rebate-qr')).toBeVisible();
+    await expect(inviter.getByText('No invitees yet. Share your link to start earning.')).toBeVisible();
+    await inviter.getByTestId('rebate-copy-link').click();
+    await expect(inviter.getByText('Copy Successful!')).toBeVisible();
+    expect(await inviter.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+    // The invitee opens the link: the register form has the code.
+    const inviteeCtx = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+    const invitee = await inviteeCtx.newPage();
+    await presetStorage(invitee, {});
+    await invitee.goto(link.replace(/^http:\/\/[^/]+/, ''));
+    await expect(invitee.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+    await expect(invitee.getByLabel('Referral code (optional)')).toHaveValue(code);
+    const email = uniqueEmail('invitee');
+    await invitee.getByLabel('Email', { exact: true }).fill(email);
+    const before = await lastMailId(request, email);
+    await invitee.getByRole('button', { name: 'Send code' }).click();
+    const reg = await mailCode(request, email, before);
+    await invitee.getByLabel('Email verification code').fill(reg.code);
+    await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await invitee.getByLabel('Confirm password').fill(PASSWORD);
+    await invitee.getByRole('checkbox').check();
+    await invitee.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(invitee.getByRole('heading', { name: /log in/i }).first()).toBeVisible();
+    await expect(invitee).toHaveURL(/\/login\?email=/);
+
+    // The inviter sees the new invitee (the page follows the server when it is opened again).
+    await inviter.reload();
+    await expect(inviter.getByTestId('rebate-invited')).toHaveText('1');
+    const masked = `${email.slice(0, 2)}***@example.com`;
+    await expect(inviter.getByTestId('rebate-invitees')).toContainText(masked);
+
+    // The invitee logs in and trades: a market buy of 0.01 BTC on the perpetual contract.
+    await request.post('/api/user/sendMailCode', { data: { email, type: 'login' } });
+    const login = await mailCode(request, email, reg.id);
+    const l = (await (await request.post('/api/user/login', { form: { email, password: PASSWORD, code: login.code } })).json()) as { data: { token: string } };
+    const order = await api<{ fee: string; status: string }>(request, l.data.token, '/trade/order', {
+      clientOrderId: `ref-${vp.name}-${Date.now()}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.01, leverage: 10,
+    });
+    expect(order.code).toBe(200);
+    expect(order.data.status).toBe('filled');
+    const expected = rebateText(order.data.fee);
+
+    // Live: the rebate's balance frame reloads the inviter's figures without a page reload.
+    await expect(inviter.getByTestId('rebate-total')).toHaveText(expected);
+    await expect(inviter.getByTestId('rebate-today')).toContainText(expected.replace(' USDT', ''));
+    await expect(inviter.getByTestId('rebate-invitees')).toContainText(expected);
+    await expect(inviter.getByTestId('rebate-yesterday')).toHaveText('0.00 USDT');
+    await themeShots(inviter, `rebate-${vp.name}`);
+
+    // The dashboard's referral card shows the same total and links to the page.
+    await inviter.goto('/my/dashboard');
+    await expect(inviter.getByTestId('dash-referral-total')).toHaveText(expected);
+    await inviter.getByTestId('dash-referral').getByRole('link', { name: 'Invite friends' }).click();
+    await expect(inviter).toHaveURL(/\/my\/rebate$/);
+    await inviterCtx.close();
+    await inviteeCtx.close();
+  });
+}
