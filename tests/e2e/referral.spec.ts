@@ -94,6 +94,12 @@ for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone'
     await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await invitee.getByLabel('Confirm password').fill(PASSWORD);
     await invitee.getByRole('checkbox').check();
+    // An unknown code is refused with a clear message and nothing is used up: corrected, the same form goes through.
+    await invitee.getByLabel('Referral code (optional)').fill('ZZZZ2222');
+    await invitee.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await expect(invitee.getByText('Invalid referral code').first()).toBeVisible();
+    await expect(invitee).toHaveURL(/\/register/);
+    await invitee.getByLabel('Referral code (optional)').fill(code);
     await invitee.getByRole('button', { name: 'Sign up', exact: true }).click();
     await expect(invitee.getByRole('heading', { name: /log in/i }).first()).toBeVisible();
     await expect(invitee).toHaveURL(/\/login\?email=/);
