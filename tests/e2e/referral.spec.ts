@@ -133,8 +133,20 @@ for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone'
     // The dashboard's referral card shows the same total and links to the page.
     await inviter.goto('/my/dashboard');
     await expect(inviter.getByTestId('dash-referral-total')).toHaveText(expected);
+    await inviter.screenshot({ path: `screenshots/rebate-dashboard-${vp.name}-dark.png`, fullPage: true });
     await inviter.getByTestId('dash-referral').getByRole('link', { name: 'Invite friends' }).click();
     await expect(inviter).toHaveURL(/\/my\/rebate$/);
+
+    // Two other languages (a page without the English preset; the context keeps the token).
+    const other = await inviterCtx.newPage();
+    await other.goto('/my/rebate');
+    for (const [lang, heading] of [['zh', '邀请返佣'], ['jp', '紹介リベート']] as const) {
+      await other.evaluate((l) => localStorage.setItem('lang', l), lang);
+      await other.reload();
+      await expect(other.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(other.getByTestId('rebate-total')).toHaveText(expected);
+      await other.screenshot({ path: `screenshots/rebate-${vp.name}-${lang}-dark.png`, fullPage: true });
+    }
     await inviterCtx.close();
     await inviteeCtx.close();
   });
