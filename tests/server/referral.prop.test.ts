@@ -164,5 +164,18 @@ describe('referral rebates (property, real database)', () => {
       }),
       { numRuns: 25 },
     );
+    // the runs did exercise what they claim: rebates on opening and closing fees, and liquidations
+    const liquidated = await db.selectFrom('trade_positions').select('id').where('status', '=', 'liquidated').execute();
+    expect(liquidated.length).toBeGreaterThan(0);
+    const credited = await db.selectFrom('ledger_entries').select('id').where('type', '=', 'TRADE_COMMISSION').execute();
+    expect(credited.length).toBeGreaterThan(0);
+    const closeFeesOfInvitees = await db
+      .selectFrom('ledger_entries')
+      .innerJoin('users', 'users.id', 'ledger_entries.user_id')
+      .select('ledger_entries.id')
+      .where('ledger_entries.type', '=', 'CONTRACT_CLOSE_FEE')
+      .where('users.invited_by', 'is not', null)
+      .execute();
+    expect(closeFeesOfInvitees.length).toBeGreaterThan(0);
   }, 240_000);
 });
