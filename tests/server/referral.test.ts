@@ -117,6 +117,12 @@ describe('linking at sign-up', () => {
     expect((await r.summary(b.token)).totalInvited).toBe(0);
     const row = await r.h.db.selectFrom('users').select('invited_by').where('id', '=', inv.id).executeTakeFirst();
     expect(row?.invited_by).toBe(a.id);
+    // the database itself refuses to move or drop the link, or to add one later
+    await expect(r.h.db.updateTable('users').set({ invited_by: b.id }).where('id', '=', inv.id).execute()).rejects.toThrow(/set once at sign-up/);
+    await expect(r.h.db.updateTable('users').set({ invited_by: null }).where('id', '=', inv.id).execute()).rejects.toThrow(/set once at sign-up/);
+    await expect(r.h.db.updateTable('users').set({ invited_by: a.id }).where('id', '=', b.id).execute()).rejects.toThrow(/set once at sign-up/);
+    // other columns still update
+    await r.h.db.updateTable('users').set({ nickname: 'Ivy' }).where('id', '=', inv.id).execute();
     // the invitee's fee pays A only
     await r.move('BTCUSDT', 60_000);
     expect((await r.place(inv.token, { qty: 0.1 })).code).toBe(200);
