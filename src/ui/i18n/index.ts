@@ -17,6 +17,8 @@ import { trade } from './resources/trade.ts';
 import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
+import { help } from './resources/help.ts';
+import { dashboard } from './resources/dashboard.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -38,6 +40,8 @@ export const FEATURES = {
   coupon,
   wallet,
   convert,
+  help,
+  dashboard,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;
