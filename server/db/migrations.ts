@@ -385,6 +385,53 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // Issue 15: the help centre's categories and articles (one row per id and language; bodies are
+    // structured blocks as JSON, `plain` their text for search), the content version they were
+    // synced from, and each user's notification preferences (SPEC §3 notification modules).
+    '0008_help_and_notify': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('help_categories')
+          .addColumn('id', 'integer', (c) => c.notNull())
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('help_categories_pk', ['id', 'lang'])
+          .execute();
+        await db.schema
+          .createTable('help_articles')
+          .addColumn('id', 'integer', (c) => c.notNull())
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('category_id', 'integer', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('plain', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('help_articles_pk', ['id', 'lang'])
+          .execute();
+        await db.schema.createIndex('help_articles_category').on('help_articles').columns(['lang', 'category_id', 'position']).execute();
+        await db.schema
+          .createTable('help_meta')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('notify_prefs')
+          .addColumn('user_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('sys_notify', 'integer', (c) => c.notNull())
+          .addColumn('trade_notify', 'integer', (c) => c.notNull())
+          .addColumn('event_notify', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['notify_prefs', 'help_meta', 'help_articles', 'help_categories']) await db.schema.dropTable(t).ifExists().execute();
+      },
+    },
     // Issue 15: referral rebates. The link itself is users.invited_by (0001), set once at sign-up.
     '0009_referral': {
       async up(db: Kysely<unknown>) {

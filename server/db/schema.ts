@@ -332,6 +332,43 @@ export interface ReferralInviteesTable {
   updated_at: number;
 }
 
+/** Help centre category, one row per id and language (issue 15). */
+export interface HelpCategoriesTable {
+  id: number;
+  lang: string;
+  position: number;
+  title: string;
+  summary: string;
+}
+
+/** Help centre article, one row per id and language; `body` is JSON HelpBlock[], `plain` its text. */
+export interface HelpArticlesTable {
+  id: number;
+  lang: string;
+  category_id: number;
+  position: number;
+  title: string;
+  summary: string;
+  body: string;
+  plain: string;
+  updated_at: number;
+}
+
+export interface HelpMetaTable {
+  name: string;
+  value: string;
+}
+
+/** SPEC §3 notification modules per user; 1/0 switches. */
+export interface NotifyPrefsTable {
+  user_id: number;
+  lang: string;
+  sys_notify: number;
+  trade_notify: number;
+  event_notify: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -355,6 +392,10 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   referral_rebates: ReferralRebatesTable;
   referral_invitees: ReferralInviteesTable;
+  help_categories: HelpCategoriesTable;
+  help_articles: HelpArticlesTable;
+  help_meta: HelpMetaTable;
+  notify_prefs: NotifyPrefsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -18,6 +18,8 @@ import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
 import { referral } from './resources/referral.ts';
+import { help } from './resources/help.ts';
+import { dashboard } from './resources/dashboard.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -40,6 +42,8 @@ export const FEATURES = {
   wallet,
   convert,
   referral,
+  help,
+  dashboard,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;
