@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 import { compensationPlugin, COMPENSATION_JOB_MS } from './compensation/routes.ts';
 import { runCompensationJobs } from './compensation/service.ts';
+import { copyPlugin, COPY_JOB_MS, runCopyJobs } from './copy/routes.ts';
 import { kycPlugin } from './kyc/routes.ts';
 import { moneyPlugin } from './money/routes.ts';
 import { MONEY_JOB_MS, runMoneyJobs } from './money/jobs.ts';
@@ -23,6 +24,7 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'compensation', plugin: compensationPlugin, job: { everyMs: COMPENSATION_JOB_MS, run: (d, now) => runCompensationJobs(d.db, now, d.bus) } },
   { name: 'kyc', plugin: kycPlugin },
   { name: 'vouchers', plugin: vouchersPlugin },
+  { name: 'copy', plugin: (d) => (d.source ? copyPlugin(d) : null), job: { everyMs: COPY_JOB_MS, run: (d, now) => runCopyJobs(d, now) } },
 ];
 
 function installJob(app: FastifyInstance, name: string, job: FeatureJob, deps: FeatureDeps): void {
