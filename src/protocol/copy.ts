@@ -316,3 +316,22 @@ export type CopyFrameData =
   | { event: 'skipped'; order: CopyOrder }
   | { event: 'follow'; follow: CopyFollow }
   | { event: 'application'; application: CopyApplication };
+
+const applicationSchema = z.object({
+  id: z.number(),
+  nickname: z.string(),
+  experience: z.string(),
+  status: z.enum(['review', 'approved', 'rejected']),
+  reason: z.string().nullable(),
+  createdAt: z.number(),
+  reviewedAt: z.number().nullable(),
+});
+
+/** A `copy` frame telling the application's new state (trader_apply reviewed). */
+export function applicationOfFrame(f: { type: string; data?: unknown }): CopyApplication | null {
+  if (f.type !== 'copy' || typeof f.data !== 'object' || f.data === null) return null;
+  const d = f.data as { event?: unknown; application?: unknown };
+  if (d.event !== 'application') return null;
+  const r = applicationSchema.safeParse(d.application);
+  return r.success ? r.data : null;
+}

@@ -18,6 +18,7 @@ import { apiPath, useBalances, useCoinPrices, useCurrency } from '../assets/useA
 import { formatDateTime } from '../orders/historyQuery.ts';
 import '../assets/assets.css';
 import './dashboard.css';
+import { CopyDashboardCard } from '../copy/CopyDashboardCard.tsx';
 
 /** How many orders the dashboard lists. */
 export const RECENT_ORDERS = 5;
@@ -85,6 +86,7 @@ export function DashboardScreen() {
           <WalletActions onTransfer={() => setTransferOpen(true)} />
         </div>
       </section>
+      <CopyDashboardCard />
       <section className="acct-card acct-card--flush">
         <div className="dash-orders__head">
           <h2 className="acct-card__title">{t('recentOrders')}</h2>
