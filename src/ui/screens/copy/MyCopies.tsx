@@ -93,7 +93,7 @@ export function MyCopies({ sendUnfollow }: { sendUnfollow: ScreenSend<typeof unf
             <tbody>
               {ps.map((p) => (
                 <tr key={p.id} data-testid="cp-my-position">
-                  <td>{p.symbol}<span className="cp-muted cp-small"> · {p.traderNickname}{p.kept ? ` · ${t('kept')}` : ''}</span></td>
+                  <td>{p.symbol}<span className="cp-muted cp-small cp-owner">{p.traderNickname}{p.kept ? ` · ${t('kept')}` : ''}</span></td>
                   <td className={p.side === 'long' ? 'cp-up' : 'cp-down'}>{t(p.side)} {p.leverage}x</td>
                   <td className="rf-num" data-testid="cp-my-position-qty">{p.qty}</td>
                   <td className="rf-num">{p.entryPrice}</td>
