@@ -80,7 +80,7 @@ export function CopyTraderScreen() {
       <section className="cp-card" aria-labelledby={`${hid}-pos`}>
         <h2 id={`${hid}-pos`}>{t('positionsTitle')}</h2>
         {tr.positions.length === 0 ? <EmptyState text={t('noPositions')} /> : (
-          <div className="cp-table-wrap">
+          <div className="cp-table-wrap" tabIndex={0} role="region" aria-label={t('positionsTitle')}>
             <table className="cp-table" data-testid="cp-lead-positions">
               <thead><tr><th scope="col">{t('symbol')}</th><th scope="col">{t('side')}</th><th scope="col">{t('size')}</th><th scope="col">{t('entry')}</th><th scope="col">{t('mark')}</th><th scope="col">{t('upnl')}</th></tr></thead>
               <tbody>
@@ -104,7 +104,7 @@ export function CopyTraderScreen() {
         {fills && fills.list.length === 0 ? <EmptyState text={t('noHistory')} /> : null}
         {fills && fills.list.length > 0 ? (
           <>
-            <div className="cp-table-wrap">
+            <div className="cp-table-wrap" tabIndex={0} role="region" aria-label={t('historyTitle')}>
               <table className="cp-table" data-testid="cp-lead-history">
                 <thead><tr><th scope="col">{t('time')}</th><th scope="col">{t('symbol')}</th><th scope="col">{t('side')}</th><th scope="col">{t('price')}</th><th scope="col">{t('size')}</th><th scope="col">{t('realized')}</th></tr></thead>
                 <tbody>

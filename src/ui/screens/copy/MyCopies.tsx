@@ -85,7 +85,7 @@ export function MyCopies({ sendUnfollow }: { sendUnfollow: ScreenSend<typeof unf
       {ps.length === 0 ? (
         <p className="cp-muted" data-testid="cp-my-positions-empty">{t('noMyPositions')}</p>
       ) : (
-        <div className="cp-table-wrap">
+        <div className="cp-table-wrap" tabIndex={0} role="region" aria-label={t('myPositions')}>
           <table className="cp-table" data-testid="cp-my-positions">
             <thead>
               <tr><th scope="col">{t('symbol')}</th><th scope="col">{t('side')}</th><th scope="col">{t('size')}</th><th scope="col">{t('entry')}</th><th scope="col">{t('upnl')}</th><th scope="col"><span className="cp-sr">{t('closePosition')}</span></th></tr>
