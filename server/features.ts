@@ -4,6 +4,7 @@ import { compensationPlugin, COMPENSATION_JOB_MS } from './compensation/routes.t
 import { runCompensationJobs } from './compensation/service.ts';
 import { dashboardPlugin } from './dashboard/routes.ts';
 import { helpPlugin } from './help/routes.ts';
+import { copyPlugin, COPY_JOB_MS, runCopyJobs } from './copy/routes.ts';
 import { kycPlugin } from './kyc/routes.ts';
 import { moneyPlugin } from './money/routes.ts';
 import { notifyPlugin } from './notify/routes.ts';
@@ -31,6 +32,7 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'help', plugin: helpPlugin },
   { name: 'notify', plugin: notifyPlugin },
   { name: 'dashboard', plugin: dashboardPlugin },
+  { name: 'copy', plugin: (d) => (d.source ? copyPlugin(d) : null), job: { everyMs: COPY_JOB_MS, run: (d, now) => runCopyJobs(d, now) } },
 ];
 
 function installJob(app: FastifyInstance, name: string, job: FeatureJob, deps: FeatureDeps): void {

@@ -10,6 +10,8 @@ import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachin
 import { orderMachine, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
 import { voucherMachine, type MergeRequest } from '../machines/voucherMachine.ts';
+import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
+import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
 import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
 import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
@@ -105,6 +107,18 @@ const logicOf = (deps: ScreenMachinesDeps) => {
     coupon: voucherMachine.provide({
       actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
     }),
+    copyFollow: followMachine.provide({
+      actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
+    }),
+    copyUnfollow: unfollowMachine.provide({
+      actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
+    }),
+    copyApply: applyMachine.provide({
+      actors: {
+        fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
+        apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
+      },
+    }),
     order: (contract: ContractKind) =>
       orderMachine.provide({
         actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
@@ -120,6 +134,9 @@ export type OrderActor = Actor<ReturnType<Logic['order']>>;
 export type DepositActor = Actor<Logic['deposit']>;
 export type WithdrawalActor = Actor<Logic['withdrawal']>;
 export type ConvertActor = Actor<Logic['convert']>;
+export type CopyFollowActor = Actor<Logic['copyFollow']>;
+export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
+export type CopyApplyActor = Actor<Logic['copyApply']>;
 
 /** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
 export type MachineRequest =
@@ -129,6 +146,9 @@ export type MachineRequest =
   | { name: 'deposit' }
   | { name: 'withdrawal' }
   | { name: 'convert' }
+  | { name: 'copyFollow' }
+  | { name: 'copyUnfollow' }
+  | { name: 'copyApply' }
   | { name: 'order'; contract: ContractKind; input: OrderInput };
 
 export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
@@ -143,7 +163,13 @@ export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
           ? WithdrawalActor
           : R extends { name: 'convert' }
             ? ConvertActor
-            : OrderActor;
+            : R extends { name: 'copyFollow' }
+              ? CopyFollowActor
+              : R extends { name: 'copyUnfollow' }
+                ? CopyUnfollowActor
+                : R extends { name: 'copyApply' }
+                  ? CopyApplyActor
+                  : OrderActor;
 
 export interface ScreenMachines {
   /** The live actor of `req.name`, created and started now if there is none. */
@@ -215,6 +241,21 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
       case 'convert':
         actor = createActor(logic.convert, { clock }) as unknown as Actor<AnyActorLogic>;
         break;
+      case 'copyFollow':
+        actor = createActor(logic.copyFollow, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'copyUnfollow':
+        actor = createActor(logic.copyUnfollow, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'copyApply': {
+        const a = createActor(logic.copyApply, { clock });
+        follow = (f) => {
+          const application = applicationOfFrame(f);
+          if (application) a.send({ type: 'apply.frame', application });
+        };
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
       case 'order':
         actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
         break;

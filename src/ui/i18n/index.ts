@@ -20,6 +20,7 @@ import { convert } from './resources/convert.ts';
 import { referral } from './resources/referral.ts';
 import { help } from './resources/help.ts';
 import { dashboard } from './resources/dashboard.ts';
+import { copy } from './resources/copy.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -44,6 +45,7 @@ export const FEATURES = {
   referral,
   help,
   dashboard,
+  copy,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;
