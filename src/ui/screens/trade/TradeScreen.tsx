@@ -128,6 +128,8 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       loggedIn={account.loggedIn}
       available={available}
       lastPrice={last}
+      markPrice={market.ticker.ticker?.mark ?? null}
+      account={account}
       pickedPrice={picked}
       lastOrderFrame={account.lastOrderFrame}
       contract={contract}
