@@ -430,7 +430,7 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
         </details>
       )}
 
-      <p className={`rf-of-preview rf-of-preview--${preview.kind}`} data-testid="order-preview" data-kind={preview.kind} aria-live="polite" aria-label={tf('preview')}>
+      <p className={`rf-of-preview rf-of-preview--${preview.kind}`} data-testid="order-preview" data-kind={preview.kind} aria-live="polite">
         {previewText(preview)}
       </p>
 

@@ -130,6 +130,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       lastPrice={last}
       markPrice={market.ticker.ticker?.mark ?? null}
       account={account}
+      hotkeys={device === 'desktop'}
       pickedPrice={picked}
       lastOrderFrame={account.lastOrderFrame}
       contract={contract}
