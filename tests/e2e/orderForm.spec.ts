@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createRequire } from 'node:module';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { apiSignUp, presetStorage } from './authHelpers.ts';
 
 /**
@@ -163,6 +164,48 @@ async function stopTriggers(page: Page, s: Session): Promise<void> {
   if (filled === 1) await expect(page.getByRole('tab', { name: /Positions \(1\)/ })).toBeVisible();
 }
 
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Serious and critical axe violations on the page as it is now. */
+async function axeHits(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** The form with every option on show (stop-limit, trigger, time in force, TP/SL, preview, an error), then the help dialog: no serious axe violation in either theme. */
+async function axeForm(browser: Browser, request: APIRequestContext, viewport: { width: number; height: number }, withHelp: boolean): Promise<void> {
+  const token = await apiSignUp(request, uniqueEmail('oforma11y'), 'secret123');
+  for (const theme of ['dark', 'light'] as const) {
+    const ctx = await browser.newContext({ viewport, bypassCSP: true });
+    const page = await ctx.newPage();
+    await presetStorage(page, { token, theme });
+    await page.goto('/mFutures/BTCUSDT');
+    await expect(page.getByTestId('last-price')).not.toHaveText('--');
+    const p = panel(page);
+    await p.getByRole('tab', { name: 'Stop' }).click();
+    await p.getByRole('radio', { name: 'Stop limit' }).click();
+    await p.getByLabel('Quantity').fill('0.01');
+    await p.getByText('TP/SL').click();
+    await p.getByRole('button', { name: 'Sell / Short' }).click();
+    await expect(p.getByRole('alert')).toBeVisible();
+    await p.getByRole('tab', { name: 'Limit' }).click();
+    await p.getByLabel('Post-only').check();
+    await expect(preview(page)).toHaveText('Opens short 0.01');
+    expect(await axeHits(page), `${theme} form`).toEqual([]);
+    if (withHelp) {
+      await blur(page);
+      await page.keyboard.press('?');
+      await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+      expect(await axeHits(page), `${theme} help dialog`).toEqual([]);
+    }
+    await ctx.close();
+  }
+}
+
 test.describe('order form desktop', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -175,6 +218,10 @@ test.describe('order form desktop', () => {
   test('reduce-only that would increase and post-only that would take are refused with the reason', async ({ page }) => {
     await openTrade(page);
     await reduceOnlyAndPostOnly(page);
+  });
+
+  test('axe: the form with its options and the shortcuts dialog, both themes', async ({ browser, request }) => {
+    await axeForm(browser, request, { width: 1440, height: 900 }, true);
   });
 
   test('stop-market orders trigger when the market moves', async ({ page }) => {
@@ -260,6 +307,10 @@ test.describe('order form desktop', () => {
 
 test.describe('order form phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('axe: the form with its options, both themes', async ({ browser, request }) => {
+    await axeForm(browser, request, { width: 390, height: 844 }, false);
+  });
 
   test('preview lines and a flip from long to short at phone width', async ({ page }) => {
     await openTrade(page);
