@@ -314,3 +314,48 @@ describe('order form properties (issue 14)', () => {
     expect([...seen.kinds].sort()).toEqual(['limit', 'market', 'stopLimit', 'stopMarket']);
   });
 });
+
+describe('order requests never pass through a binary float', () => {
+  // An instrument with 8-decimal prices and quantities: 17+ significant digits, where a double
+  // (Number / parseFloat / toFixed) would change the typed decimal.
+  const FINE: OrderRules = { minOrderQuantity: 0.00000001, maxOrderQuantity: 1_000_000_000, qtyStep: 0.00000001, minLever: 1, maxLever: 10, openingFeeRatio: 0.0005, tickSize: 0.00000001, pricePrecision: 8, qtyPrecision: 8 };
+  const units = (u: bigint) => `${u / 100_000_000n}.${(u % 100_000_000n).toString().padStart(8, '0')}`;
+  it('sends the typed quantity and price digit for digit', async () => {
+    let checked = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 1n, max: 99_999_999_999_999_999n }),
+        fc.bigInt({ min: 1n, max: 9_999_999_999_999n }),
+        fc.constantFrom('limit' as const, 'stopLimit' as const),
+        async (q, p, type) => {
+          const posts: PlaceOrderRequest[] = [];
+          const logic = fromPromise<OrderAck, PlaceOrderRequest>(async ({ input }) => {
+            posts.push(input);
+            return { orderId: 'o', status: 'pending' };
+          });
+          const actor = createActor(orderMachine.provide({ actors: { placeOrder: logic } }), {
+            clock: new SimulatedClock(),
+            input: { symbol: 'T', rules: FINE, newId: () => 'id', draft: { leverage: 1 } },
+          });
+          actor.start();
+          const qty = units(q);
+          const price = units(p);
+          const trigger = units(p + 1n);
+          actor.send({ type: 'order.edit', patch: { type, qty, price, triggerPrice: trigger, side: 'buy' } });
+          actor.send({ type: 'order.submit', market: { available: '1000000000000000000000', lastPrice: '0.00000001' } });
+          await settle();
+          actor.stop();
+          expect(actor.getSnapshot().context.error).toBeNull();
+          expect(posts).toHaveLength(1);
+          const canon = (s: string) => s.replace(/^0+(?=\d)/, '').replace(/\.?0+$/, '');
+          expect(posts[0]?.qty).toBe(canon(qty));
+          expect(posts[0]?.price).toBe(canon(price));
+          if (type === 'stopLimit') expect(posts[0]?.triggerPrice).toBe(canon(trigger));
+          checked++;
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(checked).toBe(200);
+  });
+});
