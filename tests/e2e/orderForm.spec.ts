@@ -208,6 +208,8 @@ async function axeForm(browser: Browser, request: APIRequestContext, viewport: {
 
 test.describe('order form desktop', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
+  // A stop waits for the live market, and the shared 2-core box is slow: more room than the default 60 s.
+  test.describe.configure({ timeout: 120_000 });
 
   test('preview lines and a flip from long to short through the form', async ({ page }) => {
     await openTrade(page);
@@ -307,6 +309,7 @@ test.describe('order form desktop', () => {
 
 test.describe('order form phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test.describe.configure({ timeout: 120_000 });
 
   test('axe: the form with its options, both themes', async ({ browser, request }) => {
     await axeForm(browser, request, { width: 390, height: 844 }, false);
