@@ -17,6 +17,7 @@ import { trade } from './resources/trade.ts';
 import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
+import { positions } from './resources/positions.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -38,6 +39,7 @@ export const FEATURES = {
   coupon,
   wallet,
   convert,
+  positions,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;
