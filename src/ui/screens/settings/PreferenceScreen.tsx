@@ -9,6 +9,7 @@ import { KlineColorEditor } from './KlineColorEditor.tsx';
 import { NicknameEditor } from './NicknameEditor.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 import { ReportProblem } from '../../components/ReportProblem.tsx';
+import { ConfirmPrefs } from './ConfirmPrefs.tsx';
 
 /**
  * /my/settings/preference: profile (nickname, avatar), kline colors, language and theme.
@@ -57,6 +58,7 @@ export function PreferenceScreen() {
           </div>
         </div>
       </section>
+      {session.loggedIn ? <ConfirmPrefs /> : null}
       <ReportProblem />
     </SettingsPage>
   );
