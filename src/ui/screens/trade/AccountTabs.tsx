@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
@@ -343,18 +343,20 @@ function usePositionFlows(contract: ContractKind, account: TradingAccount, symbo
   const closeCtx = useSelector(closeActor, (s) => s.context);
   const tpslState = useSelector(tpslActor, (s) => s.value);
   const tpslCtx = useSelector(tpslActor, (s) => s.context);
-  const info = (symbol: string) => symbols.find((s) => s.symbol === symbol);
-  const rulesOf = (symbol: string) => {
-    const s = info(symbol);
-    return {
-      qtyPrecision: s?.qtyPrecision ?? 3,
-      qtyStep: s?.qtyStep ?? 0.001,
-      minOrderQuantity: s?.minOrderQuantity ?? 0.001,
-      pricePrecision: s?.pricePrecision ?? 2,
-      tickSize: s?.tickSize ?? 0.01,
-    };
-  };
-  const baseOf = (symbol: string) => info(symbol)?.base ?? '';
+  const rulesOf = useCallback(
+    (symbol: string) => {
+      const s = symbols.find((x) => x.symbol === symbol);
+      return {
+        qtyPrecision: s?.qtyPrecision ?? 3,
+        qtyStep: s?.qtyStep ?? 0.001,
+        minOrderQuantity: s?.minOrderQuantity ?? 0.001,
+        pricePrecision: s?.pricePrecision ?? 2,
+        tickSize: s?.tickSize ?? 0.01,
+      };
+    },
+    [symbols],
+  );
+  const baseOf = useCallback((symbol: string) => symbols.find((x) => x.symbol === symbol)?.base ?? '', [symbols]);
 
   // The open dialogs follow the live position (mark, PnL, size): derived, not an intent.
   const { positions, refresh } = account;
@@ -390,9 +392,7 @@ function usePositionFlows(contract: ContractKind, account: TradingAccount, symbo
       tpslActor.on('tpslFailed', (e) => void toast.error(e.msg)),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
-    // NOTE: symbols only change the toast's precision; the subscriptions live with the actors.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [closeActor, tpslActor, refresh, t]);
+  }, [closeActor, tpslActor, refresh, t, rulesOf, baseOf]);
 
   const closeOpen = (closeState === 'editing' || closeState === 'submitting') && closeCtx.dialog;
   const dialogs = (
