@@ -7,6 +7,7 @@ import { moneyPlugin } from './money/routes.ts';
 import { MONEY_JOB_MS, runMoneyJobs } from './money/jobs.ts';
 import { createTrading } from './trading/wiring.ts';
 import { vouchersPlugin } from './vouchers/routes.ts';
+import { referralPlugin } from './referral/routes.ts';
 
 export type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 
@@ -23,6 +24,7 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'compensation', plugin: compensationPlugin, job: { everyMs: COMPENSATION_JOB_MS, run: (d, now) => runCompensationJobs(d.db, now, d.bus) } },
   { name: 'kyc', plugin: kycPlugin },
   { name: 'vouchers', plugin: vouchersPlugin },
+  { name: 'referral', plugin: referralPlugin },
 ];
 
 function installJob(app: FastifyInstance, name: string, job: FeatureJob, deps: FeatureDeps): void {

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import type { Actor } from 'xstate';
-import { distinctUntilChanged, Observable, Subject } from 'rxjs';
+import { distinctUntilChanged, filter, Observable, skip, Subject } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import { createApiClient } from '../api/client.ts';
 import type { CoreOutput, SessionLogic } from '../machines/sessionMachine.ts';
@@ -176,8 +176,25 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const topics$ = follow(market, (snap) => Object.keys(snap.context.topics).filter((t) => (snap.context.topics[t] ?? 0) > 0)).pipe(
     distinctUntilChanged((a, b) => a.join() === b.join()),
   );
+  // Every open of the market socket after its first one (the socket machine's `connected` going
+  // false → true again): the market streams refetch the history they hold.
+  const marketReconnected$ = follow(market, (snap) => snap.context.connected).pipe(
+    distinctUntilChanged(),
+    filter((up) => up),
+    skip(1),
+  );
   const streams = {
-    market: createMarketStreams({ frames$: marketFrames$, api, clock, log, socket: market, topics: topics$, defer: options.defer, reducers: options.marketReducers }),
+    market: createMarketStreams({
+      frames$: marketFrames$,
+      api,
+      clock,
+      log,
+      socket: market,
+      topics: topics$,
+      defer: options.defer,
+      reducers: options.marketReducers,
+      reconnected$: marketReconnected$,
+    }),
     user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer }),
     queries: createLiveQueries({ api, userFrames$, defer: options.defer }),
   };

@@ -62,6 +62,8 @@ export interface MarketStreamsDeps {
   topics: Observable<readonly string[]>;
   /** Replaces reducers (tests prove the replay hash follows the core's reducers). */
   reducers?: Partial<MarketReducers>;
+  /** Fires each time the market socket opens again after a drop (not on its first open). */
+  reconnected$?: Observable<unknown>;
 }
 
 /** The pure reducers of the frame state. */
@@ -199,23 +201,38 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     };
   };
 
-  /** A REST seed per key, loaded by its first reader, dropped with its last (refetched on the next mount). */
+  /**
+   * A REST seed per key, loaded by its first reader, dropped with its last (refetched on the next
+   * mount). `reload()` asks again for every held key (after a socket reconnect, the frames missed
+   * while down are in the fresh answer); the old value stays until the new one arrives, and an
+   * answer older than a later request for the same key is dropped.
+   */
   function seeds<T>(load: (key: string) => Promise<T>, changed: (key: string) => void) {
     const values = new Map<string, T>();
-    const rc = createRefCount<string>(
-      (key) => {
-        load(key).then(
-          (v) => {
-            if (rc.count(key) === 0) return; // the reader left before the answer
-            values.set(key, v);
-            changed(key);
-          },
-          () => {},
-        );
-      },
-      (key) => values.delete(key),
-    );
-    return { get: (key: string) => values.get(key), acquire: (key: string) => () => rc.acquire(key) };
+    const asked = new Map<string, number>();
+    let requests = 0;
+    const fetch = (key: string) => {
+      const n = ++requests;
+      asked.set(key, n);
+      load(key).then(
+        (v) => {
+          if (rc.count(key) === 0 || asked.get(key) !== n) return; // the reader left, or a newer request is out
+          values.set(key, v);
+          changed(key);
+        },
+        () => {},
+      );
+    };
+    const rc = createRefCount<string>(fetch, (key) => {
+      values.delete(key);
+      asked.delete(key);
+    });
+    return {
+      get: (key: string) => values.get(key),
+      acquire: (key: string) => () => rc.acquire(key),
+      keys: () => [...asked.keys()],
+      reload: () => [...asked.keys()].forEach(fetch),
+    };
   }
 
   const tradeSeeds = seeds<Trade[]>((s) => api.get<Trade[]>('/market/trades', { symbol: s, limit: 50 }), (s) => tradesL.emit(s, trades.get(s) ?? initialTrades(s)));
@@ -238,6 +255,14 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     const history = candleSeeds.get(key);
     return history ? mergeCandleHistory(live, history) : live;
   };
+
+  // After the market socket comes back, the chart and the trades list ask for their history again:
+  // candles closed and trades printed while the socket was down fill in (no gap in the chart).
+  const reconnects = deps.reconnected$?.subscribe(() => {
+    log.append('market.refetch', { candles: candleSeeds.keys(), trades: tradeSeeds.keys() });
+    candleSeeds.reload();
+    tradeSeeds.reload();
+  });
 
   const board = createTickerBoard({ api, clock, onFrame: (fn) => tickerFrameL.on('all', fn), holdTopic: () => topics.acquire('all@ticker') });
 
@@ -331,6 +356,7 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     },
     stop() {
       for (const s of subs) s.unsubscribe();
+      reconnects?.unsubscribe();
       for (const { sync } of books.values()) sync.stop();
       board.stop();
       if (symbolsRetry !== null) clock.clearTimeout(symbolsRetry);

@@ -12,6 +12,7 @@ import {
   resetPasswordBody, sendMailCodeBody,
 } from './user.ts';
 import { voucherListQuery, voucherMergeBody } from './vouchers.ts';
+import { inviteesQuery } from './referral.ts';
 import {
   chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
   withdrawalSchema, withdrawInfoQuery, withdrawInfoSchema, withdrawLockSchema, withdrawRequestBody,
@@ -130,5 +131,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
   r('get', '/api/vouchers', 'vouchers', 'Vouchers, paged', { ...A, query: voucherListQuery, data: 'Page<Voucher>' }),
   r('post', '/api/vouchers/merge', 'vouchers', 'Merge vouchers', { ...A, body: voucherMergeBody, data: 'Voucher' }),
+
+  r('get', '/api/referral/summary', 'referral', 'Invitation code and link, rebate rate, earnings (total, yesterday and today by UTC day), invited count', { ...A, data: 'ReferralSummary' }),
+  r('get', '/api/referral/invitees', 'referral', 'Invited accounts, paged: masked email, sign-up time, volume, fees and rebate produced', { ...A, query: inviteesQuery, data: 'Page<Invitee>' }),
 ];
 

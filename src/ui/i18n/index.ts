@@ -18,6 +18,7 @@ import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
 import { positions } from './resources/positions.ts';
+import { referral } from './resources/referral.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -40,6 +41,7 @@ export const FEATURES = {
   wallet,
   convert,
   positions,
+  referral,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

@@ -132,6 +132,42 @@ describe('core market streams: a book nobody subscribes', () => {
 });
 
 describe('topic batcher', () => {
+  it('after the market socket reconnects, the held candles and trades are fetched again and fill the gap; the first open does not refetch', async () => {
+    const r = rig();
+    const m15 = 15 * 60_000;
+    const candle = (i: number) => ({ t: i * m15, o: 100 + i, h: 101 + i, l: 99 + i, c: 100 + i, v: 1 });
+    let answers = 0;
+    r.http.on('GET', '/market/klines', () => envelope(200, 'ok', (answers++ === 0 ? [0, 1, 2] : [0, 1, 2, 3, 4, 5]).map(candle)));
+    r.http.on('GET', '/market/trades', envelope(200, 'ok', []));
+    const seen: number[][] = [];
+    const sub = r.core.streams.market.candles$('BTCUSDT', '15m').subscribe((c) => seen.push(c.items.map((x) => x.t / m15)));
+    const trades = r.core.streams.market.trades$('BTCUSDT').subscribe(() => {});
+    r.flush();
+    await tick();
+    expect(seen.at(-1)).toEqual([0, 1, 2]);
+    // A live candle arrives, then the socket drops; candles 3 and 4 close while it is down.
+    market(r).frame({ type: 'kline', symbol: 'BTCUSDT', interval: '15m', candle: candle(2), closed: true });
+    market(r).close(1006);
+    r.clock.advance(10_000);
+    const again = r.sockets.last();
+    expect(again).not.toBe(market(r));
+    again.open();
+    again.frame({ type: 'kline', symbol: 'BTCUSDT', interval: '15m', candle: candle(5), closed: false });
+    expect(seen.at(-1)).toEqual([0, 1, 2, 5]); // the gap, until the history comes back
+    await tick();
+    const asked = r.http.requests.filter((q) => q.path === '/market/klines').map((q) => q.query);
+    expect(asked).toEqual([
+      { symbol: 'BTCUSDT', interval: '15m', limit: 500 },
+      { symbol: 'BTCUSDT', interval: '15m', limit: 500 },
+    ]);
+    expect(r.http.requests.filter((q) => q.path === '/market/trades')).toHaveLength(2);
+    expect(seen.at(-1)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(r.core.log.records().filter((x) => x.kind === 'market.refetch').map((x) => x.candles)).toEqual([['BTCUSDT@15m']]);
+    sub.unsubscribe();
+    trades.unsubscribe();
+    r.core.stop();
+  });
+
   it('property: the events list the added (type, topic) pairs in order, consecutive same types merged', () => {
     const op = fc.record({ type: fc.constantFrom('socket.subscribe' as const, 'socket.unsubscribe' as const), topic: fc.constantFrom('a', 'b', 'c') });
     fc.assert(

@@ -16,6 +16,7 @@ import { WalletActions } from '../assets/AssetsFrame.tsx';
 import { formatFiat } from '../assets/money.ts';
 import { apiPath, useBalances, useCoinPrices, useCurrency } from '../assets/useAccountData.ts';
 import { formatDateTime } from '../orders/historyQuery.ts';
+import { ReferralCard } from './ReferralCard.tsx';
 import '../assets/assets.css';
 import './dashboard.css';
 
@@ -85,6 +86,7 @@ export function DashboardScreen() {
           <WalletActions onTransfer={() => setTransferOpen(true)} />
         </div>
       </section>
+      <ReferralCard />
       <section className="acct-card acct-card--flush">
         <div className="dash-orders__head">
           <h2 className="acct-card__title">{t('recentOrders')}</h2>
