@@ -19,6 +19,7 @@ import { createScreenMachines, type ScreenMachines } from './screenMachines.ts';
 import { createUiTimers, type UiTimers } from './timers.ts';
 import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts';
+import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -52,6 +53,8 @@ export interface AppCore {
   timers: UiTimers;
   /** The user's close / close-all confirmations (src/core/positionPrefs.ts). */
   positionPrefs: PositionPrefsStore;
+  /** The desktop trade screen's panel sizes per user (src/core/tradeLayout.ts). */
+  tradeLayout: TradeLayoutStore;
   /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
   state(): CoreState;
   /** Invariant violations visible in the streams now. */
@@ -200,7 +203,9 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   };
   user$ = streams.user;
   const screens = createScreenActors();
-  const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$: follow(sessionActor, (snap) => snap.context.userInfo?.id ?? null) });
+  const userId$ = follow(sessionActor, (snap) => snap.context.userInfo?.id ?? null);
+  const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$ });
+  const tradeLayout = createTradeLayout({ storage: ports.storage, userId$ });
   const machines = createScreenMachines({
     api,
     clock,
@@ -228,6 +233,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     machines,
     timers: createUiTimers(rawPorts.clock),
     positionPrefs,
+    tradeLayout,
     state() {
       const m = streams.market.state();
       const u = streams.user.state();
@@ -239,6 +245,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       for (const s of subs) s.unsubscribe();
       machines.stop();
       positionPrefs.stop();
+      tradeLayout.stop();
       streams.market.stop();
       streams.user.stop();
       sessionActor.stop();
