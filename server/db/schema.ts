@@ -332,6 +332,130 @@ export interface ReferralInviteesTable {
   updated_at: number;
 }
 
+/** Help centre category, one row per id and language (issue 15). */
+export interface HelpCategoriesTable {
+  id: number;
+  lang: string;
+  position: number;
+  title: string;
+  summary: string;
+}
+
+/** Help centre article, one row per id and language; `body` is JSON HelpBlock[], `plain` its text. */
+export interface HelpArticlesTable {
+  id: number;
+  lang: string;
+  category_id: number;
+  position: number;
+  title: string;
+  summary: string;
+  body: string;
+  plain: string;
+  updated_at: number;
+}
+
+export interface HelpMetaTable {
+  name: string;
+  value: string;
+}
+
+/** SPEC §3 notification modules per user; 1/0 switches. */
+export interface NotifyPrefsTable {
+  user_id: number;
+  lang: string;
+  sys_notify: number;
+  trade_notify: number;
+  event_notify: number;
+  updated_at: number;
+}
+
+/** A lead trader others can copy (issue 15): a simulated one, or a user whose trader_apply was approved. */
+export interface CopyTradersTable {
+  user_id: number;
+  nickname: string;
+  bio: string;
+  simulated: number;
+  status: 'active' | 'suspended';
+  created_at: number;
+}
+
+/** One copy of a lead trader by a user; money in minor units as TEXT; `cash` is this copy's part of the user's copy wallet. */
+export interface CopyFollowsTable {
+  id: Generated<number>;
+  user_id: number;
+  trader_id: number;
+  status: 'active' | 'ended';
+  end_reason: string | null;
+  mode: 'ratio' | 'fixed';
+  ratio_ppb: string | null;
+  fixed_amount: string | null;
+  max_per_order: string | null;
+  stop_loss: string | null;
+  source_wallet: 'fund' | 'perp';
+  invested: string;
+  cash: string;
+  realized_pnl: string;
+  fees: string;
+  created_at: number;
+  ended_at: number | null;
+}
+
+/** A copied position (isolated, in the copy wallet); `qty` in 10^-qtyPrecision units, `cost`/`margin` minor units. */
+export interface CopyPositionsTable {
+  id: string;
+  follow_id: number;
+  user_id: number;
+  trader_id: number;
+  symbol: string;
+  contract: 'perp' | 'std';
+  side: 'long' | 'short';
+  qty: string;
+  cost: string;
+  margin: string;
+  leverage: number;
+  status: 'open' | 'closed' | 'liquidated';
+  realized_pnl: string;
+  opened_at: number;
+  updated_at: number;
+  closed_at: number | null;
+}
+
+/** One mirrored order of a follow: filled, or skipped with its reason. */
+export interface CopyOrdersTable {
+  id: Generated<number>;
+  follow_id: number;
+  user_id: number;
+  trader_id: number;
+  position_id: string | null;
+  leader_order_id: string | null;
+  symbol: string;
+  side: 'buy' | 'sell';
+  action: 'open' | 'add' | 'reduce' | 'close';
+  qty: number;
+  price: number;
+  fee: string;
+  realized_pnl: string;
+  status: 'filled' | 'skipped';
+  reason: string | null;
+  created_at: number;
+}
+
+export interface CopyApplicationsTable {
+  id: Generated<number>;
+  user_id: number;
+  nickname: string;
+  experience: string;
+  status: 'review' | 'approved' | 'rejected';
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+export interface CopyJobsTable {
+  name: string;
+  last_run: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -355,6 +479,16 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   referral_rebates: ReferralRebatesTable;
   referral_invitees: ReferralInviteesTable;
+  help_categories: HelpCategoriesTable;
+  help_articles: HelpArticlesTable;
+  help_meta: HelpMetaTable;
+  notify_prefs: NotifyPrefsTable;
+  copy_traders: CopyTradersTable;
+  copy_follows: CopyFollowsTable;
+  copy_positions: CopyPositionsTable;
+  copy_orders: CopyOrdersTable;
+  copy_applications: CopyApplicationsTable;
+  copy_jobs: CopyJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

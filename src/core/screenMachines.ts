@@ -14,6 +14,8 @@ import { closeMachine, type CloseRequest } from '../machines/closeMachine.ts';
 import { tpslMachine, type TpslRequest } from '../machines/tpslMachine.ts';
 import type { Order, Position } from '../protocol/trading.ts';
 import type { PositionPrefsStore } from './positionPrefs.ts';
+import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
+import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
 import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
 import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
@@ -133,6 +135,18 @@ const logicOf = (deps: ScreenMachinesDeps) => {
       tpslMachine.provide({
         actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
       }),
+    copyFollow: followMachine.provide({
+      actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
+    }),
+    copyUnfollow: unfollowMachine.provide({
+      actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
+    }),
+    copyApply: applyMachine.provide({
+      actors: {
+        fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
+        apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
+      },
+    }),
     order: (contract: ContractKind) =>
       orderMachine.provide({
         actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
@@ -150,6 +164,9 @@ export type WithdrawalActor = Actor<Logic['withdrawal']>;
 export type ConvertActor = Actor<Logic['convert']>;
 export type CloseActor = Actor<ReturnType<Logic['close']>>;
 export type TpslActor = Actor<ReturnType<Logic['tpsl']>>;
+export type CopyFollowActor = Actor<Logic['copyFollow']>;
+export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
+export type CopyApplyActor = Actor<Logic['copyApply']>;
 
 /** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
 export type MachineRequest =
@@ -161,6 +178,9 @@ export type MachineRequest =
   | { name: 'convert' }
   | { name: 'close'; contract: ContractKind }
   | { name: 'tpsl'; contract: ContractKind }
+  | { name: 'copyFollow' }
+  | { name: 'copyUnfollow' }
+  | { name: 'copyApply' }
   | { name: 'order'; contract: ContractKind; input: OrderInput };
 
 export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
@@ -179,7 +199,13 @@ export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
               ? CloseActor
               : R extends { name: 'tpsl' }
                 ? TpslActor
-                : OrderActor;
+                : R extends { name: 'copyFollow' }
+                  ? CopyFollowActor
+                  : R extends { name: 'copyUnfollow' }
+                    ? CopyUnfollowActor
+                    : R extends { name: 'copyApply' }
+                      ? CopyApplyActor
+                      : OrderActor;
 
 export interface ScreenMachines {
   /** The live actor of `req.name`, created and started now if there is none. */
@@ -252,6 +278,21 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
       case 'convert':
         actor = createActor(logic.convert, { clock }) as unknown as Actor<AnyActorLogic>;
         break;
+      case 'copyFollow':
+        actor = createActor(logic.copyFollow, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'copyUnfollow':
+        actor = createActor(logic.copyUnfollow, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'copyApply': {
+        const a = createActor(logic.copyApply, { clock });
+        follow = (f) => {
+          const application = applicationOfFrame(f);
+          if (application) a.send({ type: 'apply.frame', application });
+        };
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
       case 'order':
         actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
         break;

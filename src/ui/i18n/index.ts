@@ -18,7 +18,11 @@ import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
 import { positions } from './resources/positions.ts';
+import { orderForm } from './resources/orderForm.ts';
 import { referral } from './resources/referral.ts';
+import { help } from './resources/help.ts';
+import { dashboard } from './resources/dashboard.ts';
+import { copy } from './resources/copy.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -41,7 +45,11 @@ export const FEATURES = {
   wallet,
   convert,
   positions,
+  orderForm,
   referral,
+  help,
+  dashboard,
+  copy,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

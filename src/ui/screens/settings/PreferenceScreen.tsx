@@ -7,6 +7,7 @@ import { THEMES } from '../../theme/themes.ts';
 import { AvatarEditor } from './AvatarEditor.tsx';
 import { KlineColorEditor } from './KlineColorEditor.tsx';
 import { NicknameEditor } from './NicknameEditor.tsx';
+import { NotifyPrefsEditor } from './NotifyPrefsEditor.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 import { ReportProblem } from '../../components/ReportProblem.tsx';
 import { ConfirmPrefs } from './ConfirmPrefs.tsx';
@@ -59,6 +60,10 @@ export function PreferenceScreen() {
         </div>
       </section>
       {session.loggedIn ? <ConfirmPrefs /> : null}
+      <section className="settings-card" aria-label={t('help:notifyTitle')}>
+        <h2 className="settings-card__title">{t('help:notifyTitle')}</h2>
+        <NotifyPrefsEditor />
+      </section>
       <ReportProblem />
     </SettingsPage>
   );
