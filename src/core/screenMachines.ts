@@ -10,12 +10,12 @@ import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachin
 import { orderMachine, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
 import { voucherMachine, type MergeRequest } from '../machines/voucherMachine.ts';
+import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
+import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
 import { closeMachine, type CloseRequest } from '../machines/closeMachine.ts';
 import { tpslMachine, type TpslRequest } from '../machines/tpslMachine.ts';
 import type { Order, Position } from '../protocol/trading.ts';
 import type { PositionPrefsStore } from './positionPrefs.ts';
-import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
-import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
 import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
 import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
@@ -115,6 +115,18 @@ const logicOf = (deps: ScreenMachinesDeps) => {
     coupon: voucherMachine.provide({
       actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
     }),
+    copyFollow: followMachine.provide({
+      actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
+    }),
+    copyUnfollow: unfollowMachine.provide({
+      actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
+    }),
+    copyApply: applyMachine.provide({
+      actors: {
+        fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
+        apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
+      },
+    }),
     close: (contract: ContractKind) =>
       closeMachine.provide({
         actors: {
@@ -135,18 +147,6 @@ const logicOf = (deps: ScreenMachinesDeps) => {
       tpslMachine.provide({
         actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
       }),
-    copyFollow: followMachine.provide({
-      actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
-    }),
-    copyUnfollow: unfollowMachine.provide({
-      actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
-    }),
-    copyApply: applyMachine.provide({
-      actors: {
-        fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
-        apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
-      },
-    }),
     order: (contract: ContractKind) =>
       orderMachine.provide({
         actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
@@ -162,11 +162,11 @@ export type OrderActor = Actor<ReturnType<Logic['order']>>;
 export type DepositActor = Actor<Logic['deposit']>;
 export type WithdrawalActor = Actor<Logic['withdrawal']>;
 export type ConvertActor = Actor<Logic['convert']>;
-export type CloseActor = Actor<ReturnType<Logic['close']>>;
-export type TpslActor = Actor<ReturnType<Logic['tpsl']>>;
 export type CopyFollowActor = Actor<Logic['copyFollow']>;
 export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
 export type CopyApplyActor = Actor<Logic['copyApply']>;
+export type CloseActor = Actor<ReturnType<Logic['close']>>;
+export type TpslActor = Actor<ReturnType<Logic['tpsl']>>;
 
 /** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
 export type MachineRequest =
@@ -176,11 +176,11 @@ export type MachineRequest =
   | { name: 'deposit' }
   | { name: 'withdrawal' }
   | { name: 'convert' }
-  | { name: 'close'; contract: ContractKind }
-  | { name: 'tpsl'; contract: ContractKind }
   | { name: 'copyFollow' }
   | { name: 'copyUnfollow' }
   | { name: 'copyApply' }
+  | { name: 'close'; contract: ContractKind }
+  | { name: 'tpsl'; contract: ContractKind }
   | { name: 'order'; contract: ContractKind; input: OrderInput };
 
 export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
@@ -195,16 +195,16 @@ export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
           ? WithdrawalActor
           : R extends { name: 'convert' }
             ? ConvertActor
-            : R extends { name: 'close' }
-              ? CloseActor
-              : R extends { name: 'tpsl' }
-                ? TpslActor
-                : R extends { name: 'copyFollow' }
-                  ? CopyFollowActor
-                  : R extends { name: 'copyUnfollow' }
-                    ? CopyUnfollowActor
-                    : R extends { name: 'copyApply' }
-                      ? CopyApplyActor
+            : R extends { name: 'copyFollow' }
+              ? CopyFollowActor
+              : R extends { name: 'copyUnfollow' }
+                ? CopyUnfollowActor
+                : R extends { name: 'copyApply' }
+                  ? CopyApplyActor
+                  : R extends { name: 'close' }
+                    ? CloseActor
+                    : R extends { name: 'tpsl' }
+                      ? TpslActor
                       : OrderActor;
 
 export interface ScreenMachines {

@@ -17,8 +17,8 @@ import { trade } from './resources/trade.ts';
 import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
-import { positions } from './resources/positions.ts';
 import { orderForm } from './resources/orderForm.ts';
+import { positions } from './resources/positions.ts';
 import { referral } from './resources/referral.ts';
 import { help } from './resources/help.ts';
 import { dashboard } from './resources/dashboard.ts';
@@ -44,8 +44,8 @@ export const FEATURES = {
   coupon,
   wallet,
   convert,
-  positions,
   orderForm,
+  positions,
   referral,
   help,
   dashboard,

@@ -59,11 +59,11 @@ export function PreferenceScreen() {
           </div>
         </div>
       </section>
-      {session.loggedIn ? <ConfirmPrefs /> : null}
       <section className="settings-card" aria-label={t('help:notifyTitle')}>
         <h2 className="settings-card__title">{t('help:notifyTitle')}</h2>
         <NotifyPrefsEditor />
       </section>
+      {session.loggedIn ? <ConfirmPrefs /> : null}
       <ReportProblem />
     </SettingsPage>
   );
