@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiSignUp, presetStorage } from './authHelpers.ts';
 
@@ -24,6 +25,18 @@ async function api<T>(request: APIRequestContext, token: string, method: 'GET' |
   const env = (await res.json()) as Env<T>;
   if (env.code !== 200) throw new Error(`${path}: ${env.msg}`);
   return env.data;
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Serious or critical axe violations on the page as it is now (an open dialog included). */
+async function axeSerious(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
 }
 
 let seq = 0;
@@ -66,6 +79,8 @@ async function panelFlow(page: Page, token: string): Promise<void> {
   await expect(dialog.getByTestId('close-qty')).toHaveText('0.010 BTC');
   await expect(dialog.getByTestId('close-price')).toHaveText(/^[\d,]+\.\d+ \(mark\)$/);
   await expect(dialog.getByTestId('close-pnl')).toHaveText(/^[+-]?[\d,]+\.\d{2} USDT$/);
+  expect(await axeSerious(page)).toEqual([]);
+  await page.screenshot({ path: `screenshots/positions-${page.viewportSize()?.width}-close.png` });
   await dialog.getByTestId('close-confirm').click();
   await expect(page.getByText(/^Position closed 0\.010 BTC at [\d,]+\.\d+$/)).toBeVisible();
   await expect(dialog).toHaveCount(0);
@@ -117,6 +132,7 @@ async function panelFlow(page: Page, token: string): Promise<void> {
   await expect(dialog.getByTestId('tpsl-tp-pnl')).toHaveText(/^\+[\d,]+\.\d{2} USDT$/);
   await expect(dialog.getByTestId('tpsl-sl-pnl')).toHaveText(/^-[\d,]+\.\d{2} USDT$/);
   await page.screenshot({ path: `screenshots/positions-${page.viewportSize()?.width}-tpsl.png` });
+  expect(await axeSerious(page)).toEqual([]);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Take profit and stop loss set')).toBeVisible();
   await expect(row(page).getByTestId('position-tpsl')).toContainText(Math.ceil(mark * 1.2).toLocaleString('en-US'));
@@ -131,6 +147,7 @@ async function confirmFlow(page: Page, token: string): Promise<void> {
   await expect(dialog.getByRole('heading')).toHaveText('Close all positions');
   await expect(dialog).toContainText('(2)');
   await expect(dialog.getByTestId('close-all-pnl')).toHaveText(/USDT$/);
+  expect(await axeSerious(page)).toEqual([]);
   await dialog.getByTestId('close-all-confirm').click();
   await expect(page.getByText('All positions closed (2)')).toBeVisible();
   await expect(page.getByTestId('position-row')).toHaveCount(0);
@@ -157,6 +174,7 @@ async function confirmFlow(page: Page, token: string): Promise<void> {
   await sw.check();
   await expect(sw).toBeChecked();
   await page.screenshot({ path: `screenshots/positions-${page.viewportSize()?.width}-settings.png`, fullPage: true });
+  expect(await axeSerious(page)).toEqual([]);
   await openLong(page.request, token, 'BTCUSDT', '0.01');
   await page.goto('/mFutures/BTCUSDT');
   await expect(page.getByTestId('position-row')).toHaveCount(1);
@@ -172,7 +190,7 @@ for (const [name, viewport] of [
   ['phone', { width: 390, height: 844 }],
 ] as const) {
   test.describe(`positions ${name}`, () => {
-    test.use(name === 'phone' ? { viewport, isMobile: true, hasTouch: true } : { viewport });
+    test.use(name === 'phone' ? { viewport, isMobile: true, hasTouch: true, bypassCSP: true } : { viewport, bypassCSP: true });
 
     test('partial close 50 %, limit close, order edit, TP/SL figures and refusal', async ({ page }) => {
       const token = await openTrade(page);
