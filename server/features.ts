@@ -10,6 +10,7 @@ import { notifyPlugin } from './notify/routes.ts';
 import { MONEY_JOB_MS, runMoneyJobs } from './money/jobs.ts';
 import { createTrading } from './trading/wiring.ts';
 import { vouchersPlugin } from './vouchers/routes.ts';
+import { referralPlugin } from './referral/routes.ts';
 
 export type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 
@@ -29,6 +30,7 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'help', plugin: helpPlugin },
   { name: 'notify', plugin: notifyPlugin },
   { name: 'dashboard', plugin: dashboardPlugin },
+  { name: 'referral', plugin: referralPlugin },
 ];
 
 function installJob(app: FastifyInstance, name: string, job: FeatureJob, deps: FeatureDeps): void {

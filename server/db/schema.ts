@@ -340,6 +340,35 @@ export interface NotifyPrefsTable {
   updated_at: number;
 }
 
+/** One trading fee paid by an invitee and the rebate it credited to the inviter (issue 15, docs/REFERRAL.md). */
+export interface ReferralRebatesTable {
+  id: Generated<number>;
+  inviter_id: number;
+  invitee_id: number;
+  symbol: string;
+  /** The wallet the fee was paid from (std or perp). */
+  wallet: BalancesTable['wallet'];
+  asset: string;
+  /** Minor units as decimal strings. */
+  notional: string;
+  fee: string;
+  rebate: string;
+  rate_bps: number;
+  /** The TRADE_COMMISSION posting's ref; '' when the rebate rounded down to 0. */
+  ledger_ref: string;
+  created_at: number;
+}
+
+/** Running totals per invitee (the invitee list), kept in the fee's transaction. */
+export interface ReferralInviteesTable {
+  invitee_id: number;
+  inviter_id: number;
+  volume: string;
+  fees: string;
+  rebate: string;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -365,6 +394,8 @@ export interface Database {
   help_articles: HelpArticlesTable;
   help_meta: HelpMetaTable;
   notify_prefs: NotifyPrefsTable;
+  referral_rebates: ReferralRebatesTable;
+  referral_invitees: ReferralInviteesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

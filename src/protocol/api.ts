@@ -13,6 +13,7 @@ import {
   resetPasswordBody, sendMailCodeBody,
 } from './user.ts';
 import { voucherListQuery, voucherMergeBody } from './vouchers.ts';
+import { inviteesQuery } from './referral.ts';
 import {
   chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
   withdrawalSchema, withdrawInfoQuery, withdrawInfoSchema, withdrawLockSchema, withdrawRequestBody,
@@ -139,5 +140,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('get', '/api/notify/prefs', 'notify', 'Notification language and sysNotify / tradeNotify / eventNotify', { ...A, data: 'NotifyPrefs' }),
   r('post', '/api/notify/prefs', 'notify', 'Save any subset of the notification preferences', { ...A, body: notifyPrefsBody, data: 'NotifyPrefs' }),
   r('get', '/api/dashboard/summary', 'dashboard', "Today's realized PnL and fees (UTC day) and usable vouchers", { ...A, data: 'DashboardSummary' }),
+  r('get', '/api/referral/summary', 'referral', 'Invitation code and link, rebate rate, earnings (total, yesterday and today by UTC day), invited count', { ...A, data: 'ReferralSummary' }),
+  r('get', '/api/referral/invitees', 'referral', 'Invited accounts, paged: masked email, sign-up time, volume, fees and rebate produced', { ...A, query: inviteesQuery, data: 'Page<Invitee>' }),
 ];
 

@@ -38,7 +38,7 @@ export const SCREENS = {
   orderFutures: named(() => import('../screens/orders/FuturesOrdersScreen.tsx'), 'FuturesOrdersScreen'),
   orderWalletHistory: named(() => import('../screens/wallet/WalletHistoryScreen.tsx'), 'WalletHistoryScreen'),
   orderConvert: named(() => import('../screens/convert/ConvertHistoryScreen.tsx'), 'ConvertHistoryScreen'),
-  rebate: null,
+  rebate: named(() => import('../screens/rebate/RebateScreen.tsx'), 'RebateScreen'),
   compensationOrders: named(() => import('../screens/compensation/CompensationOrdersScreen.tsx'), 'CompensationOrdersScreen'),
   coupon: named(() => import('../screens/coupon/CouponScreen.tsx'), 'CouponScreen'),
   settingsPreference: named(() => import('../screens/settings/PreferenceScreen.tsx'), 'PreferenceScreen'),

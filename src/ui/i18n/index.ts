@@ -19,6 +19,7 @@ import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
 import { help } from './resources/help.ts';
 import { dashboard } from './resources/dashboard.ts';
+import { referral } from './resources/referral.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -42,6 +43,7 @@ export const FEATURES = {
   convert,
   help,
   dashboard,
+  referral,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

@@ -7,6 +7,7 @@ import type { DashboardSummary } from '../../../protocol/help.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
 import type { Load } from '../../hooks/useLiveGet.ts';
 import { usePositions } from '../assets/useAccountData.ts';
+import { ReferralCard } from './ReferralCard.tsx';
 
 /** What every dashboard card receives: the server's summary of today (one request for all cards). */
 export interface DashboardCardProps {
@@ -124,6 +125,6 @@ export const DASHBOARD_CARDS: readonly DashboardCardDef[] = [
   { key: 'pnl', Card: TodayPnlCard },
   { key: 'kyc', Card: IdentityCard },
   { key: 'vouchers', Card: VouchersCard },
-  // ── slot: referral earnings card (issue 15, rebate helper) ──
+  { key: 'referral', Card: ReferralCard },
   // ── slot: copy positions card (issue 15, copy-trading helper) ──
 ];
