@@ -4,6 +4,7 @@ import { compensationPlugin, COMPENSATION_JOB_MS } from './compensation/routes.t
 import { runCompensationJobs } from './compensation/service.ts';
 import { dashboardPlugin } from './dashboard/routes.ts';
 import { helpPlugin } from './help/routes.ts';
+import { copyPlugin, COPY_JOB_MS, runCopyJobs } from './copy/routes.ts';
 import { kycPlugin } from './kyc/routes.ts';
 import { moneyPlugin } from './money/routes.ts';
 import { notifyPlugin } from './notify/routes.ts';
@@ -27,10 +28,11 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'compensation', plugin: compensationPlugin, job: { everyMs: COMPENSATION_JOB_MS, run: (d, now) => runCompensationJobs(d.db, now, d.bus) } },
   { name: 'kyc', plugin: kycPlugin },
   { name: 'vouchers', plugin: vouchersPlugin },
+  { name: 'referral', plugin: referralPlugin },
   { name: 'help', plugin: helpPlugin },
   { name: 'notify', plugin: notifyPlugin },
   { name: 'dashboard', plugin: dashboardPlugin },
-  { name: 'referral', plugin: referralPlugin },
+  { name: 'copy', plugin: (d) => (d.source ? copyPlugin(d) : null), job: { everyMs: COPY_JOB_MS, run: (d, now) => runCopyJobs(d, now) } },
 ];
 
 function installJob(app: FastifyInstance, name: string, job: FeatureJob, deps: FeatureDeps): void {

@@ -484,6 +484,105 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('referral_rebates').ifExists().execute();
       },
     },
+    // Issue 15: copy trading (lead traders, follows, copied positions, mirrored orders, trader applications).
+    '0010_copy_trading': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('copy_traders')
+          .addColumn('user_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+          .addColumn('nickname', 'text', (c) => c.notNull())
+          .addColumn('bio', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('simulated', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('status', 'text', (c) => c.notNull().defaultTo('active'))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('copy_follows')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('trader_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('end_reason', 'text')
+          .addColumn('mode', 'text', (c) => c.notNull())
+          .addColumn('ratio_ppb', 'text')
+          .addColumn('fixed_amount', 'text')
+          .addColumn('max_per_order', 'text')
+          .addColumn('stop_loss', 'text')
+          .addColumn('source_wallet', 'text', (c) => c.notNull())
+          .addColumn('invested', 'text', (c) => c.notNull())
+          .addColumn('cash', 'text', (c) => c.notNull())
+          .addColumn('realized_pnl', 'text', (c) => c.notNull().defaultTo('0'))
+          .addColumn('fees', 'text', (c) => c.notNull().defaultTo('0'))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('ended_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('copy_follows_trader').on('copy_follows').columns(['trader_id', 'status']).execute();
+        await db.schema.createIndex('copy_follows_user').on('copy_follows').columns(['user_id', 'status']).execute();
+        await db.schema
+          .createTable('copy_positions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('follow_id', 'integer', (c) => c.notNull().references('copy_follows.id').onDelete('cascade'))
+          .addColumn('user_id', 'bigint', (c) => c.notNull())
+          .addColumn('trader_id', 'bigint', (c) => c.notNull())
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .addColumn('contract', 'text', (c) => c.notNull())
+          .addColumn('side', 'text', (c) => c.notNull())
+          .addColumn('qty', 'text', (c) => c.notNull())
+          .addColumn('cost', 'text', (c) => c.notNull())
+          .addColumn('margin', 'text', (c) => c.notNull())
+          .addColumn('leverage', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('realized_pnl', 'text', (c) => c.notNull().defaultTo('0'))
+          .addColumn('opened_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('closed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('copy_positions_follow').on('copy_positions').columns(['follow_id', 'status']).execute();
+        await db.schema.createIndex('copy_positions_user').on('copy_positions').columns(['user_id', 'status']).execute();
+        await db.schema
+          .createTable('copy_orders')
+          .addColumn('id', 'integer', id)
+          .addColumn('follow_id', 'integer', (c) => c.notNull().references('copy_follows.id').onDelete('cascade'))
+          .addColumn('user_id', 'bigint', (c) => c.notNull())
+          .addColumn('trader_id', 'bigint', (c) => c.notNull())
+          .addColumn('position_id', 'text')
+          .addColumn('leader_order_id', 'text')
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .addColumn('side', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('qty', 'real', (c) => c.notNull())
+          .addColumn('price', 'real', (c) => c.notNull())
+          .addColumn('fee', 'text', (c) => c.notNull().defaultTo('0'))
+          .addColumn('realized_pnl', 'text', (c) => c.notNull().defaultTo('0'))
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('reason', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('copy_orders_user').on('copy_orders').columns(['user_id', 'id']).execute();
+        await db.schema
+          .createTable('copy_applications')
+          .addColumn('id', 'integer', id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('nickname', 'text', (c) => c.notNull())
+          .addColumn('experience', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('reason', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('reviewed_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('copy_applications_user').on('copy_applications').columns(['user_id', 'id']).execute();
+        await db.schema
+          .createTable('copy_jobs')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('last_run', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['copy_jobs', 'copy_applications', 'copy_orders', 'copy_positions', 'copy_follows', 'copy_traders']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
   };
 }
 

@@ -303,6 +303,35 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+/** One trading fee paid by an invitee and the rebate it credited to the inviter (issue 15, docs/REFERRAL.md). */
+export interface ReferralRebatesTable {
+  id: Generated<number>;
+  inviter_id: number;
+  invitee_id: number;
+  symbol: string;
+  /** The wallet the fee was paid from (std or perp). */
+  wallet: BalancesTable['wallet'];
+  asset: string;
+  /** Minor units as decimal strings. */
+  notional: string;
+  fee: string;
+  rebate: string;
+  rate_bps: number;
+  /** The TRADE_COMMISSION posting's ref; '' when the rebate rounded down to 0. */
+  ledger_ref: string;
+  created_at: number;
+}
+
+/** Running totals per invitee (the invitee list), kept in the fee's transaction. */
+export interface ReferralInviteesTable {
+  invitee_id: number;
+  inviter_id: number;
+  volume: string;
+  fees: string;
+  rebate: string;
+  updated_at: number;
+}
+
 /** Help centre category, one row per id and language (issue 15). */
 export interface HelpCategoriesTable {
   id: number;
@@ -340,33 +369,91 @@ export interface NotifyPrefsTable {
   updated_at: number;
 }
 
-/** One trading fee paid by an invitee and the rebate it credited to the inviter (issue 15, docs/REFERRAL.md). */
-export interface ReferralRebatesTable {
-  id: Generated<number>;
-  inviter_id: number;
-  invitee_id: number;
-  symbol: string;
-  /** The wallet the fee was paid from (std or perp). */
-  wallet: BalancesTable['wallet'];
-  asset: string;
-  /** Minor units as decimal strings. */
-  notional: string;
-  fee: string;
-  rebate: string;
-  rate_bps: number;
-  /** The TRADE_COMMISSION posting's ref; '' when the rebate rounded down to 0. */
-  ledger_ref: string;
+/** A lead trader others can copy (issue 15): a simulated one, or a user whose trader_apply was approved. */
+export interface CopyTradersTable {
+  user_id: number;
+  nickname: string;
+  bio: string;
+  simulated: number;
+  status: 'active' | 'suspended';
   created_at: number;
 }
 
-/** Running totals per invitee (the invitee list), kept in the fee's transaction. */
-export interface ReferralInviteesTable {
-  invitee_id: number;
-  inviter_id: number;
-  volume: string;
+/** One copy of a lead trader by a user; money in minor units as TEXT; `cash` is this copy's part of the user's copy wallet. */
+export interface CopyFollowsTable {
+  id: Generated<number>;
+  user_id: number;
+  trader_id: number;
+  status: 'active' | 'ended';
+  end_reason: string | null;
+  mode: 'ratio' | 'fixed';
+  ratio_ppb: string | null;
+  fixed_amount: string | null;
+  max_per_order: string | null;
+  stop_loss: string | null;
+  source_wallet: 'fund' | 'perp';
+  invested: string;
+  cash: string;
+  realized_pnl: string;
   fees: string;
-  rebate: string;
+  created_at: number;
+  ended_at: number | null;
+}
+
+/** A copied position (isolated, in the copy wallet); `qty` in 10^-qtyPrecision units, `cost`/`margin` minor units. */
+export interface CopyPositionsTable {
+  id: string;
+  follow_id: number;
+  user_id: number;
+  trader_id: number;
+  symbol: string;
+  contract: 'perp' | 'std';
+  side: 'long' | 'short';
+  qty: string;
+  cost: string;
+  margin: string;
+  leverage: number;
+  status: 'open' | 'closed' | 'liquidated';
+  realized_pnl: string;
+  opened_at: number;
   updated_at: number;
+  closed_at: number | null;
+}
+
+/** One mirrored order of a follow: filled, or skipped with its reason. */
+export interface CopyOrdersTable {
+  id: Generated<number>;
+  follow_id: number;
+  user_id: number;
+  trader_id: number;
+  position_id: string | null;
+  leader_order_id: string | null;
+  symbol: string;
+  side: 'buy' | 'sell';
+  action: 'open' | 'add' | 'reduce' | 'close';
+  qty: number;
+  price: number;
+  fee: string;
+  realized_pnl: string;
+  status: 'filled' | 'skipped';
+  reason: string | null;
+  created_at: number;
+}
+
+export interface CopyApplicationsTable {
+  id: Generated<number>;
+  user_id: number;
+  nickname: string;
+  experience: string;
+  status: 'review' | 'approved' | 'rejected';
+  reason: string | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
+export interface CopyJobsTable {
+  name: string;
+  last_run: number;
 }
 
 export interface Database {
@@ -390,12 +477,18 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   convert_quotes: ConvertQuotesTable;
   server_secrets: ServerSecretsTable;
+  referral_rebates: ReferralRebatesTable;
+  referral_invitees: ReferralInviteesTable;
   help_categories: HelpCategoriesTable;
   help_articles: HelpArticlesTable;
   help_meta: HelpMetaTable;
   notify_prefs: NotifyPrefsTable;
-  referral_rebates: ReferralRebatesTable;
-  referral_invitees: ReferralInviteesTable;
+  copy_traders: CopyTradersTable;
+  copy_follows: CopyFollowsTable;
+  copy_positions: CopyPositionsTable;
+  copy_orders: CopyOrdersTable;
+  copy_applications: CopyApplicationsTable;
+  copy_jobs: CopyJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

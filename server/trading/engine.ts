@@ -18,7 +18,10 @@ import { orderDefaults } from './execute.ts';
 import type { MarketView } from './execute.ts';
 import { cancelOrder, closeAll, closePosition, editOrder, placeOrder, setTpsl } from './orders.ts';
 import { closePart, emptyTouched, periodicFee } from './settle.ts';
-import type { Ctx, Touched } from './settle.ts';
+import type { Ctx, ExecutedFill, Touched } from './settle.ts';
+
+/** Called with the executions of a committed operation (see TradingEngine.onFills). */
+export type FillListener = (fills: readonly ExecutedFill[]) => Promise<void>;
 import { contractRulesDto, findOrder, newId, orderDto, positionDto, tpslOf } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
 import { actOn, cancelRefused, dueStep } from './triggers.ts';
@@ -55,6 +58,7 @@ export class TradingEngine implements MarketView {
   private flushQueued = false;
   private unsubscribe: (() => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly fillListeners: FillListener[] = [];
 
   constructor(opts: TradingEngineOptions) {
     this.db = opts.db;
@@ -123,6 +127,7 @@ export class TradingEngine implements MarketView {
       const touched = emptyTouched();
       const result = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
       await this.publish(touched);
+      await this.notifyFills(touched);
       return result;
     });
     this.chain = job.catch(() => undefined);
@@ -230,11 +235,8 @@ export class TradingEngine implements MarketView {
   }
 
   /** Like {@link run} but for code already inside the queue (no re-queueing). */
-  private async runNow(fn: (c: Ctx) => Promise<void>): Promise<void> {
-    const touched = emptyTouched();
-    const now = this.clock.now();
-    await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
-    await this.publish(touched);
+  private runNow(fn: (c: Ctx) => Promise<void>): Promise<void> {
+    return this.runNowValue(fn);
   }
 
   /** Liquidates the whole position at `mark` (a filled marketClose order plus a 'liquidation' fill). */
@@ -260,6 +262,49 @@ export class TradingEngine implements MarketView {
       .values({ user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now, liquidity: 'taker' })
       .execute();
     c.touched.orders.add(id);
+    const beforeU = pos.side === 'long' ? r.qtyU : -r.qtyU;
+    c.touched.fills.push({ userId: pos.user_id, orderId: id, symbol: pos.symbol, contract: pos.contract, side, qtyU: r.qtyU, price: mark, beforeU, afterU: 0n, leverage: pos.leverage, liquidation: true });
+  }
+
+  // ------------------------------------------------------------ fill listeners
+
+  /**
+   * Registers a listener called with the executions of every committed operation (in the serial
+   * queue, after the commit and the frames): copy trading mirrors a lead trader's fills there. A
+   * listener runs its own transactions with {@link transact}; its failure is reported, never undoes
+   * the operation. Returns the unregister function.
+   */
+  onFills(listener: FillListener): () => void {
+    this.fillListeners.push(listener);
+    return () => {
+      const i = this.fillListeners.indexOf(listener);
+      if (i >= 0) this.fillListeners.splice(i, 1);
+    };
+  }
+
+  /** For fill listeners (already inside the queue): one transaction now, then its frames. */
+  transact<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
+    return this.runNowValue(fn);
+  }
+
+  private async runNowValue<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
+    const touched = emptyTouched();
+    const now = this.clock.now();
+    const out = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
+    await this.publish(touched);
+    await this.notifyFills(touched);
+    return out;
+  }
+
+  private async notifyFills(t: Touched): Promise<void> {
+    if (t.fills.length === 0 || this.fillListeners.length === 0) return;
+    for (const l of [...this.fillListeners]) {
+      try {
+        await l(t.fills);
+      } catch (err) {
+        this.onError(err);
+      }
+    }
   }
 
   // ------------------------------------------------------------ periodic fees

@@ -122,6 +122,11 @@ export async function executeFill(
   } else if (lock > 0n) {
     await releaseOrderMargin(c, o.user_id, o.contract, lock, o.symbol);
   }
+  const beforeU = pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n;
+  c.touched.fills.push({
+    userId: o.user_id, orderId: o.id, symbol: o.symbol, contract: o.contract, side: o.side, qtyU: total, price: entryPrice(rules, n, total),
+    beforeU, afterU: beforeU + (o.side === 'buy' ? total : -total), leverage: o.leverage, liquidation: false,
+  });
   const executed = executedUnits(o, rules) + total;
   const execN = parseMinor(o.exec_notional) + n;
   const done = executed >= qtyUnits(o, rules);

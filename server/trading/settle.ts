@@ -25,10 +25,31 @@ export interface Touched {
   positions: Set<string>;
   balances: Set<`${number}|${Wallet}`>;
   symbols: Set<string>;
+  /** Every execution of the operation, in order, for the engine's fill listeners (copy trading mirrors them). */
+  fills: ExecutedFill[];
+}
+
+/**
+ * One execution of a user's order against their position (one-way netting), as the fill
+ * listeners see it after the commit: the signed position quantity before and after (units of
+ * 10^-qtyPrecision, + long, - short) and the execution's price.
+ */
+export interface ExecutedFill {
+  userId: number;
+  orderId: string;
+  symbol: string;
+  contract: 'perp' | 'std';
+  side: 'buy' | 'sell';
+  qtyU: bigint;
+  price: number;
+  beforeU: bigint;
+  afterU: bigint;
+  leverage: number;
+  liquidation: boolean;
 }
 
 export function emptyTouched(): Touched {
-  return { orders: new Set(), positions: new Set(), balances: new Set(), symbols: new Set() };
+  return { orders: new Set(), positions: new Set(), balances: new Set(), symbols: new Set(), fills: [] };
 }
 
 export const COIN = 'USDT';

@@ -6,6 +6,16 @@ import { walletRoutes } from '../routes/wallet.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { TradingEngine } from './engine.ts';
 
+const ENGINES = new WeakMap<Db, TradingEngine>();
+
+/**
+ * The trading engine built on a database by {@link createTrading}, for features that compose with
+ * it (copy trading mirrors its fills): undefined before the trading feature is created.
+ */
+export function tradingEngineOf(db: Db): TradingEngine | undefined {
+  return ENGINES.get(db);
+}
+
 export interface TradingWiring {
   engine: TradingEngine;
   /** For `buildApp({ plugins })`: starts the engine when the app is ready, stops it on close, and serves /api/trade and /api/wallet. */
@@ -19,6 +29,7 @@ export interface TradingWiring {
  */
 export function createTrading(opts: { db: Db; clock: { now(): number }; source: MarketSource; bus?: UserEventBus; periodicMs?: number }): TradingWiring {
   const engine = new TradingEngine({ db: opts.db, clock: opts.clock, source: opts.source, ...(opts.bus ? { bus: opts.bus } : {}) });
+  ENGINES.set(opts.db, engine);
   const plugin: FastifyPluginAsync = async (app) => {
     await engine.start({ periodicMs: opts.periodicMs ?? 1000 });
     app.addHook('onClose', async () => {

@@ -3,7 +3,7 @@
  * balance DTO the trading issue defines; the bus does not look inside it.
  */
 export interface UserFrame {
-  type: 'order' | 'position' | 'balance' | 'kyc' | 'compensation' | 'voucher' | 'deposit' | 'withdrawal' | 'convert';
+  type: 'order' | 'position' | 'balance' | 'kyc' | 'compensation' | 'voucher' | 'deposit' | 'withdrawal' | 'convert' | 'copy';
   data: unknown;
 }
 

@@ -10,6 +10,12 @@ import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachin
 import { orderMachine, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
 import { voucherMachine, type MergeRequest } from '../machines/voucherMachine.ts';
+import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
+import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
+import { closeMachine, type CloseRequest } from '../machines/closeMachine.ts';
+import { tpslMachine, type TpslRequest } from '../machines/tpslMachine.ts';
+import type { Order, Position } from '../protocol/trading.ts';
+import type { PositionPrefsStore } from './positionPrefs.ts';
 import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
 import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
@@ -58,6 +64,10 @@ export interface ScreenMachinesDeps {
   userFrames$: Observable<InboundFrame>;
   screens: ScreenActors;
   tradingApi: (contract: ContractKind) => TradingApi;
+  /** The user's close confirmations (close / close all), read by the close machine's guards. */
+  positionPrefs?: PositionPrefsStore;
+  /** Client order ids of closes (the Random port). */
+  newId?: () => string;
   defer?: (fn: () => void) => void;
 }
 
@@ -105,6 +115,38 @@ const logicOf = (deps: ScreenMachinesDeps) => {
     coupon: voucherMachine.provide({
       actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
     }),
+    copyFollow: followMachine.provide({
+      actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
+    }),
+    copyUnfollow: unfollowMachine.provide({
+      actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
+    }),
+    copyApply: applyMachine.provide({
+      actors: {
+        fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
+        apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
+      },
+    }),
+    close: (contract: ContractKind) =>
+      closeMachine.provide({
+        actors: {
+          close: fromPromise<Order, CloseRequest>(({ input, signal }) => deps.tradingApi(contract).closePositionWith(input, signal)),
+          closeAll: fromPromise<Order[], void>(({ signal }) => deps.tradingApi(contract).closeAll(signal)),
+        },
+        guards: {
+          confirmClose: () => deps.positionPrefs?.get().confirmClose ?? true,
+          confirmCloseAll: () => deps.positionPrefs?.get().confirmCloseAll ?? true,
+        },
+        actions: {
+          savePref: (_, params: { kind: 'close' | 'closeAll'; dontAsk: boolean }) => {
+            if (params.dontAsk) deps.positionPrefs?.set(params.kind === 'close' ? { confirmClose: false } : { confirmCloseAll: false });
+          },
+        },
+      }),
+    tpsl: (contract: ContractKind) =>
+      tpslMachine.provide({
+        actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
+      }),
     order: (contract: ContractKind) =>
       orderMachine.provide({
         actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
@@ -120,6 +162,11 @@ export type OrderActor = Actor<ReturnType<Logic['order']>>;
 export type DepositActor = Actor<Logic['deposit']>;
 export type WithdrawalActor = Actor<Logic['withdrawal']>;
 export type ConvertActor = Actor<Logic['convert']>;
+export type CopyFollowActor = Actor<Logic['copyFollow']>;
+export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
+export type CopyApplyActor = Actor<Logic['copyApply']>;
+export type CloseActor = Actor<ReturnType<Logic['close']>>;
+export type TpslActor = Actor<ReturnType<Logic['tpsl']>>;
 
 /** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
 export type MachineRequest =
@@ -129,6 +176,11 @@ export type MachineRequest =
   | { name: 'deposit' }
   | { name: 'withdrawal' }
   | { name: 'convert' }
+  | { name: 'copyFollow' }
+  | { name: 'copyUnfollow' }
+  | { name: 'copyApply' }
+  | { name: 'close'; contract: ContractKind }
+  | { name: 'tpsl'; contract: ContractKind }
   | { name: 'order'; contract: ContractKind; input: OrderInput };
 
 export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
@@ -143,7 +195,17 @@ export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
           ? WithdrawalActor
           : R extends { name: 'convert' }
             ? ConvertActor
-            : OrderActor;
+            : R extends { name: 'copyFollow' }
+              ? CopyFollowActor
+              : R extends { name: 'copyUnfollow' }
+                ? CopyUnfollowActor
+                : R extends { name: 'copyApply' }
+                  ? CopyApplyActor
+                  : R extends { name: 'close' }
+                    ? CloseActor
+                    : R extends { name: 'tpsl' }
+                      ? TpslActor
+                      : OrderActor;
 
 export interface ScreenMachines {
   /** The live actor of `req.name`, created and started now if there is none. */
@@ -156,7 +218,8 @@ export interface ScreenMachines {
 }
 
 /** One actor per screen, and per contract and symbol for the order ticket (a new pair is a new ticket). */
-const keyOf = (req: MachineRequest): string => (req.name === 'order' ? `order:${req.contract}:${req.input.symbol}` : req.name);
+const keyOf = (req: MachineRequest): string =>
+  req.name === 'order' ? `order:${req.contract}:${req.input.symbol}` : req.name === 'close' || req.name === 'tpsl' ? `${req.name}:${req.contract}` : req.name;
 
 interface Entry {
   actor: Actor<AnyActorLogic>;
@@ -215,8 +278,31 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
       case 'convert':
         actor = createActor(logic.convert, { clock }) as unknown as Actor<AnyActorLogic>;
         break;
+      case 'copyFollow':
+        actor = createActor(logic.copyFollow, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'copyUnfollow':
+        actor = createActor(logic.copyUnfollow, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'copyApply': {
+        const a = createActor(logic.copyApply, { clock });
+        follow = (f) => {
+          const application = applicationOfFrame(f);
+          if (application) a.send({ type: 'apply.frame', application });
+        };
+        actor = a as unknown as Actor<AnyActorLogic>;
+        break;
+      }
       case 'order':
         actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'close': {
+        const newId = deps.newId ?? (() => `c${clock.now().toString(36)}`);
+        actor = createActor(logic.close(req.contract), { clock, input: { newId } }) as unknown as Actor<AnyActorLogic>;
+        break;
+      }
+      case 'tpsl':
+        actor = createActor(logic.tpsl(req.contract), { clock }) as unknown as Actor<AnyActorLogic>;
         break;
     }
     actor.start();

@@ -3,7 +3,7 @@ import { ApiError, NetworkError } from '../api/client.ts';
 import type { OrderAck, PlaceFailure, PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { Page } from '../protocol/envelope.ts';
 import type { ContractKind } from '../protocol/market.ts';
-import { TRADING_PATHS, type Balance, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../protocol/trading.ts';
+import { TRADING_PATHS, type Balance, type ClosePositionBody, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../protocol/trading.ts';
 
 /**
  * The trade screen's calls to the trading REST API (src/protocol/trading.ts, docs/TRADING.md),
@@ -15,6 +15,10 @@ const path = (p: string) => p.replace(/^\/api/, '');
 
 /** How many history rows the screen loads (one page, newest first). */
 export const HISTORY_PAGE_SIZE = 50;
+
+/** The account panel's paged histories. */
+export type HistoryList = 'orderHistory' | 'fills' | 'ledger';
+const HISTORY_PATHS = { orderHistory: 'orderHistory', fills: 'fills', ledger: 'ledger' } as const;
 
 /** The rows of a paged answer (`Page.list`), or the answer itself when the call is not paged. */
 export function listOf<T>(data: Page<T> | T[]): T[] {
@@ -29,18 +33,29 @@ export function placeFailure(e: unknown): PlaceFailure {
   return { kind: 'rejected', msg };
 }
 
-/** The POST body of an open order (limitOpen / marketOpen) from the machine's request. */
+/** The order kind the server knows for each ticket type. */
+const KIND_OF: Record<PlaceOrderRequest['type'], PlaceOrderBody['kind']> = { limit: 'limitOpen', market: 'marketOpen', stopMarket: 'stopMarket', stopLimit: 'stopLimit' };
+
+/**
+ * The POST body of a ticket's order from the machine's request. Prices and quantities go as the
+ * decimal strings the machine built (the server reads them exactly); options only when set.
+ */
 export function placeOrderBodyOf(req: PlaceOrderRequest, contract: ContractKind): PlaceOrderBody {
   const body: PlaceOrderBody = {
     clientOrderId: req.clientOrderId,
     symbol: req.symbol,
     contract,
-    kind: req.type === 'limit' ? 'limitOpen' : 'marketOpen',
+    kind: KIND_OF[req.type],
     side: req.side,
     qty: req.qty,
     leverage: req.leverage,
   };
-  if (req.type === 'limit' && req.price !== undefined) body.price = req.price;
+  if (req.price !== undefined && (req.type === 'limit' || req.type === 'stopLimit')) body.price = req.price;
+  if (req.triggerPrice !== undefined) body.triggerPrice = req.triggerPrice;
+  if (req.triggerBy !== undefined) body.triggerBy = req.triggerBy;
+  if (req.timeInForce !== undefined) body.timeInForce = req.timeInForce;
+  if (req.reduceOnly) body.reduceOnly = true;
+  if (req.postOnly) body.postOnly = true;
   if (req.tp !== undefined) body.tp = req.tp;
   if (req.sl !== undefined) body.sl = req.sl;
   return body;
@@ -70,7 +85,24 @@ export function tradingApi(api: ApiClient, contract: ContractKind) {
     ledger: () => api.get<Page<LedgerEntry> | LedgerEntry[]>(path(TRADING_PATHS.ledger), { wallet: contract, page: 1, pageSize: HISTORY_PAGE_SIZE }).then(listOf),
     cancelOrder: (orderId: string) => api.post<Order>(path(TRADING_PATHS.cancelOrder), { orderId }),
     closePosition: (positionId: string, clientOrderId: string) => api.post<Order>(path(TRADING_PATHS.closePosition), { positionId, clientOrderId }),
-    setTpSl: (positionId: string, tp: number | null, sl: number | null) => api.post<Position>(path(TRADING_PATHS.tpsl), { positionId, tp, sl }),
+    setTpSl: (positionId: string, tp: number | string | null, sl: number | string | null, signal?: AbortSignal) =>
+      api.post<Position>(path(TRADING_PATHS.tpsl), { positionId, tp, sl }, signal ? { signal } : {}),
+    /** Market close (no price) or limit close (price) of `qty` (default the whole position); decimal strings. */
+    closePositionWith: (req: { positionId: string; clientOrderId: string; qty?: string; price?: string }, signal?: AbortSignal) => {
+      const body: ClosePositionBody = { positionId: req.positionId, clientOrderId: req.clientOrderId };
+      if (req.qty !== undefined) body.qty = req.qty;
+      if (req.price !== undefined) body.price = req.price;
+      return api.post<Order>(path(TRADING_PATHS.closePosition), body, signal ? { signal } : {});
+    },
+    /** Market-closes every open position of this contract kind. */
+    closeAll: (signal?: AbortSignal) => api.post<Order[]>(path(TRADING_PATHS.closeAll), { contract }, signal ? { signal } : {}),
+    /** Changes a pending order's price and/or quantity in place (decimal strings). */
+    editOrder: (orderId: string, patch: { price?: string; qty?: string }) => api.post<Order>(path(TRADING_PATHS.editOrder), { orderId, ...patch }),
+    /** One page of a history list (newest first) with its total. */
+    historyPage: (list: HistoryList, page: number) => {
+      const q = list === 'ledger' ? { wallet: contract, page, pageSize: HISTORY_PAGE_SIZE } : { contract, page, pageSize: HISTORY_PAGE_SIZE };
+      return api.get<Page<Order | Fill | LedgerEntry>>(path(TRADING_PATHS[HISTORY_PATHS[list]]), q);
+    },
   };
 }
 

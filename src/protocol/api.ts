@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { boostBody, claimBody, compensationListQuery, fastForwardBody, withdrawBody as compensationWithdrawBody } from './compensation.ts';
 import { conversionSchema, convertBody, convertHistoryQuery, quoteBody, quoteSchema } from './convert.ts';
 import { helpLangQuery, helpSearchQuery, notifyPrefsBody } from './help.ts';
+import {
+  copyApplyBody, copyClosePositionBody, copyDevReviewBody, copyDevTradeBody, copyFollowBody, copyOrdersQuery, copyUnfollowBody, traderHistoryQuery, tradersQuery,
+} from './copy.ts';
 import { kycDevReviewBody, kycFieldsSchema } from './kyc.ts';
 import { depthQuery, klinesQuery, tradesQuery } from './market.ts';
 import {
@@ -130,9 +133,26 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('post', '/api/kyc/submit', 'kyc', 'Submit the identity form with two photos', { ...A, body: kycFieldsSchema, bodyType: 'multipart', data: 'KycStatus' }),
   r('post', '/api/dev/kyc/review', 'dev', 'Approve or reject a submission (operator)', { dev: true, body: kycDevReviewBody }),
 
+  r('get', '/api/copy/traders', 'copy', 'Lead traders with their figures, sorted and searched', { query: tradersQuery, data: 'CopyTrader[]' }),
+  r('get', '/api/copy/traders/:id', 'copy', 'A lead trader: figures, PnL series, open positions', { data: 'CopyTraderDetail' }),
+  r('get', '/api/copy/traders/:id/history', 'copy', "A lead trader's fills, paged", { query: traderHistoryQuery, data: 'Page<CopyTraderFill>' }),
+  r('post', '/api/copy/follow', 'copy', 'Copy a lead trader: moves the amount into the copy wallet', { ...A, body: copyFollowBody, data: 'CopyFollow' }),
+  r('post', '/api/copy/unfollow', 'copy', 'Stop copying: close or keep the copied positions, cash back', { ...A, body: copyUnfollowBody, data: 'CopyFollow' }),
+  r('get', '/api/copy/follows', 'copy', "The caller's copies", { ...A, data: 'CopyFollow[]' }),
+  r('get', '/api/copy/positions', 'copy', "The caller's open copied positions", { ...A, data: 'CopyPosition[]' }),
+  r('post', '/api/copy/position/close', 'copy', 'Close a copied position at the mark', { ...A, body: copyClosePositionBody, data: 'CopyPosition' }),
+  r('get', '/api/copy/orders', 'copy', 'Mirrored orders (filled and skipped), paged', { ...A, query: copyOrdersQuery, data: 'Page<CopyOrder>' }),
+  r('get', '/api/copy/apply', 'copy', "The caller's latest trader application (trader_apply)", { ...A, data: 'CopyApplication | null' }),
+  r('post', '/api/copy/apply', 'copy', 'Apply to become a lead trader', { ...A, body: copyApplyBody, data: 'CopyApplication' }),
+  r('post', '/api/dev/copy/trade', 'dev', "Place a lead trader's next order now (development)", { dev: true, body: copyDevTradeBody, data: 'Order' }),
+  r('post', '/api/dev/copy/review', 'dev', 'Approve or reject a trader application (operator)', { dev: true, body: copyDevReviewBody, data: 'CopyApplication' }),
+  r('post', '/api/dev/copy/sim', 'dev', 'Run one simulated lead-trader round now (development)', { dev: true, data: '{placed}' }),
+
   r('get', '/api/vouchers', 'vouchers', 'Vouchers, paged', { ...A, query: voucherListQuery, data: 'Page<Voucher>' }),
   r('post', '/api/vouchers/merge', 'vouchers', 'Merge vouchers', { ...A, body: voucherMergeBody, data: 'Voucher' }),
 
+  r('get', '/api/referral/summary', 'referral', 'Invitation code and link, rebate rate, earnings (total, yesterday and today by UTC day), invited count', { ...A, data: 'ReferralSummary' }),
+  r('get', '/api/referral/invitees', 'referral', 'Invited accounts, paged: masked email, sign-up time, volume, fees and rebate produced', { ...A, query: inviteesQuery, data: 'Page<Invitee>' }),
   r('get', '/api/help/categories', 'help', 'Help categories in the request language (Web-Lang or ?lang)', { query: helpLangQuery, data: 'HelpCategory[]' }),
   r('get', '/api/help/categories/:id', 'help', 'A help category with its articles (a help-list page)', { query: helpLangQuery, data: 'HelpCategoryDetail' }),
   r('get', '/api/help/articles/:id', 'help', 'A help article as structured blocks (a help-detail page)', { query: helpLangQuery, data: 'HelpArticle' }),
@@ -140,7 +160,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('get', '/api/notify/prefs', 'notify', 'Notification language and sysNotify / tradeNotify / eventNotify', { ...A, data: 'NotifyPrefs' }),
   r('post', '/api/notify/prefs', 'notify', 'Save any subset of the notification preferences', { ...A, body: notifyPrefsBody, data: 'NotifyPrefs' }),
   r('get', '/api/dashboard/summary', 'dashboard', "Today's realized PnL and fees (UTC day) and usable vouchers", { ...A, data: 'DashboardSummary' }),
-  r('get', '/api/referral/summary', 'referral', 'Invitation code and link, rebate rate, earnings (total, yesterday and today by UTC day), invited count', { ...A, data: 'ReferralSummary' }),
-  r('get', '/api/referral/invitees', 'referral', 'Invited accounts, paged: masked email, sign-up time, volume, fees and rebate produced', { ...A, query: inviteesQuery, data: 'Page<Invitee>' }),
 ];
 

@@ -53,6 +53,7 @@ export const ROUTE_TABLE: readonly RouteDef[] = [
   { path: '/market', name: 'market', screen: 'market', ...PUBLIC },
   { path: '/convert', name: 'convert', screen: 'convert', ...PUBLIC },
   { path: '/copy', name: 'copy', screen: 'copy', showTabBar: true },
+  { path: '/copy/trader/:id', name: 'copyTrader', screen: 'copyTrader', showTabBar: true },
   { path: '/help-center', name: 'helpCenter', screen: 'helpCenter', ...PUBLIC },
   { path: '/help-list/:id?', name: 'helpList', screen: 'helpList', ...PUBLIC },
   { path: '/help-detail/:id', name: 'helpDetail', screen: 'helpDetail', ...PUBLIC },

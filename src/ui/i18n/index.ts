@@ -17,9 +17,12 @@ import { trade } from './resources/trade.ts';
 import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
+import { orderForm } from './resources/orderForm.ts';
+import { positions } from './resources/positions.ts';
+import { referral } from './resources/referral.ts';
 import { help } from './resources/help.ts';
 import { dashboard } from './resources/dashboard.ts';
-import { referral } from './resources/referral.ts';
+import { copy } from './resources/copy.ts';
 
 /**
  * Every feature's translations, one line per feature; the key becomes the i18next namespace
@@ -41,9 +44,12 @@ export const FEATURES = {
   coupon,
   wallet,
   convert,
+  orderForm,
+  positions,
+  referral,
   help,
   dashboard,
-  referral,
+  copy,
 } satisfies Record<string, FeatureResources>;
 
 export type Namespace = keyof typeof FEATURES;

@@ -8,6 +8,7 @@ import { useSession } from '../../app/AppCoreProvider.tsx';
 import type { Load } from '../../hooks/useLiveGet.ts';
 import { usePositions } from '../assets/useAccountData.ts';
 import { ReferralCard } from './ReferralCard.tsx';
+import { CopyDashboardCard } from '../copy/CopyDashboardCard.tsx';
 
 /** What every dashboard card receives: the server's summary of today (one request for all cards). */
 export interface DashboardCardProps {
@@ -126,5 +127,5 @@ export const DASHBOARD_CARDS: readonly DashboardCardDef[] = [
   { key: 'kyc', Card: IdentityCard },
   { key: 'vouchers', Card: VouchersCard },
   { key: 'referral', Card: ReferralCard },
-  // ── slot: copy positions card (issue 15, copy-trading helper) ──
+  { key: 'copy', Card: CopyDashboardCard },
 ];

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.ts';
+import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
+import type { LedgerType } from '../db/repos/ledger.ts';
+import { parseMinor } from '../db/money.ts';
+import type { CopyFollowsTable, CopyPositionsTable, Wallet } from '../db/schema.ts';
+import { move } from '../ledger/post.ts';
+import { feeOf, initialMargin, proRata } from '../trading/formulas.ts';
+import type { Rules } from '../trading/formulas.ts';
+import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
+
+/**
+ * Money of copy trading, all through the ledger (postLedger via move) in the caller's transaction,
+ * on the user's `copy` wallet (docs/COPY.md "Ledger flows"):
+ * - follow: WALLET_TRANSFER_OUT/IN source wallet → copy wallet; unfollow the way back;
+ * - a copied opening part: CONTRACT_OPEN copy → escrow (margin), CONTRACT_OPEN_FEE copy → system;
+ * - a copied closing part: CONTRACT_MARGIN_UNLOCK escrow → copy, CONTRACT_CLOSE system ⇄ copy (a
+ *   loss capped at the margin part: isolated), CONTRACT_CLOSE_FEE copy → system (capped at what the
+ *   copy holds); a liquidation forfeits the rest of the margin (CONTRACT_TRADE).
+ * Each follow tracks `cash`, its part of the copy wallet: every posting here updates it with the
+ * same amounts, so the copy wallet's balance is the sum of its follows' cash and no copy can spend
+ * another's funds.
+ */
+
+export type FollowRow = Selectable<CopyFollowsTable>;
+export type CopyPositionRow = Selectable<CopyPositionsTable>;
+
+export const COIN = 'USDT';
+const COPY: Wallet = 'copy';
+
+/** A posting the service checked beforehand was refused: a programmer error, rolls the transaction back. */
+export class CopySettlementError extends Error {}
+
+/** What a transaction touched, for the frames after the commit. */
+export interface CopyTouched {
+  balances: Set<`${number}|${Wallet}`>;
+  /** copy_orders ids (new rows) to push as `copy` frames. */
+  orders: number[];
+  follows: Set<number>;
+}
+
+export function emptyCopyTouched(): CopyTouched {
+  return { balances: new Set(), orders: [], follows: new Set() };
+}
+
+export interface CopyCtx {
+  trx: Db;
+  now: number;
+  t: CopyTouched;
+}
+
+async function mv(c: CopyCtx, type: LedgerType, from: { userId: number; wallet: Wallet }, to: { userId: number; wallet: Wallet }, amount: bigint, symbol?: string, inType?: LedgerType): Promise<void> {
+  if (amount <= 0n) return;
+  const r = await move(c.trx, type, from, to, COIN, amount, c.now, { ...(symbol ? { symbol } : {}), ...(inType ? { inType } : {}) });
+  if (!r.ok) throw new CopySettlementError(`${type} ${amount} refused: ${r.reason}`);
+  for (const a of [from, to]) if (a.userId !== SYSTEM_ACCOUNT_ID && a.userId !== ESCROW_ACCOUNT_ID) c.t.balances.add(`${a.userId}|${a.wallet}`);
+}
+
+const user = (userId: number, wallet: Wallet = COPY) => ({ userId, wallet });
+const escrow = { userId: ESCROW_ACCOUNT_ID, wallet: COPY };
+const system = { userId: SYSTEM_ACCOUNT_ID, wallet: COPY };
+
+/** Writes the follow's cash / realized / fees after a money change. */
+async function saveFollow(c: CopyCtx, f: FollowRow): Promise<void> {
+  await c.trx.updateTable('copy_follows').set({ cash: f.cash, realized_pnl: f.realized_pnl, fees: f.fees, status: f.status, end_reason: f.end_reason, ended_at: f.ended_at }).where('id', '=', f.id).execute();
+  c.t.follows.add(f.id);
+}
+
+/** Moves `amount` from the user's source wallet into the copy wallet for a new follow. */
+export async function fundFollow(c: CopyCtx, userId: number, from: Wallet, amount: bigint): Promise<void> {
+  await mv(c, 'WALLET_TRANSFER_OUT', user(userId, from), user(userId), amount, undefined, 'WALLET_TRANSFER_IN');
+}
+
+/** Returns a follow's free cash to the wallet it came from (cash becomes 0). */
+export async function returnCash(c: CopyCtx, f: FollowRow): Promise<FollowRow> {
+  const cash = parseMinor(f.cash);
+  await mv(c, 'WALLET_TRANSFER_OUT', user(f.user_id), user(f.user_id, f.source_wallet), cash, undefined, 'WALLET_TRANSFER_IN');
+  const next = { ...f, cash: '0' };
+  await saveFollow(c, next);
+  return next;
+}
+
+export function newCopyPositionId(now: number): string {
+  return `C${now.toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+}
+
+/** Margin + opening fee of an opening part of notional `n`. */
+export function openingCost(rules: Rules, n: bigint, leverage: number): { margin: bigint; fee: bigint } {
+  return { margin: initialMargin(n, leverage), fee: feeOf(n, rules.openingFeeRatio) };
+}
+
+/**
+ * Opens or increases a copied position (the caller checked that the follow's cash covers margin
+ * and fee). Returns the position as written and the fee.
+ */
+export async function openCopyPart(
+  c: CopyCtx, f: FollowRow, rules: Rules, existing: CopyPositionRow | null, contract: 'perp' | 'std', side: 'long' | 'short', qtyU: bigint, n: bigint, leverage: number,
+): Promise<{ f: FollowRow; pos: CopyPositionRow; fee: bigint }> {
+  const { margin, fee } = openingCost(rules, n, leverage);
+  await mv(c, 'CONTRACT_OPEN', user(f.user_id), escrow, margin, rules.symbol);
+  await mv(c, 'CONTRACT_OPEN_FEE', user(f.user_id), system, fee, rules.symbol);
+  const nf: FollowRow = { ...f, cash: (parseMinor(f.cash) - margin - fee).toString(), fees: (parseMinor(f.fees) + fee).toString() };
+  await saveFollow(c, nf);
+  let pos: CopyPositionRow;
+  if (existing) {
+    pos = {
+      ...existing,
+      qty: (parseMinor(existing.qty) + qtyU).toString(),
+      cost: (parseMinor(existing.cost) + n).toString(),
+      margin: (parseMinor(existing.margin) + margin).toString(),
+      leverage,
+      updated_at: c.now,
+    };
+    await c.trx.updateTable('copy_positions').set({ qty: pos.qty, cost: pos.cost, margin: pos.margin, leverage, updated_at: c.now }).where('id', '=', pos.id).execute();
+  } else {
+    pos = {
+      id: newCopyPositionId(c.now), follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, symbol: rules.symbol, contract, side,
+      qty: qtyU.toString(), cost: n.toString(), margin: margin.toString(), leverage, status: 'open', realized_pnl: '0', opened_at: c.now, updated_at: c.now, closed_at: null,
+    };
+    await c.trx.insertInto('copy_positions').values(pos).execute();
+  }
+  return { f: nf, pos, fee };
+}
+
+/**
+ * Closes `qtyU` of a copied position for the exact notional `n`. Returns the follow and position as
+ * written, the realized PnL and the fee. After the close of a follow that has ended (positions
+ * kept), what came back goes straight to the source wallet.
+ */
+export async function closeCopyPart(
+  c: CopyCtx, f: FollowRow, rules: Rules, pos: CopyPositionRow, qtyWanted: bigint, n: bigint, liquidation: boolean,
+): Promise<{ f: FollowRow; pos: CopyPositionRow; realized: bigint; fee: bigint; qtyU: bigint }> {
+  const qty = parseMinor(pos.qty);
+  const qtyU = qtyWanted < qty ? qtyWanted : qty;
+  const cost = parseMinor(pos.cost);
+  const margin = parseMinor(pos.margin);
+  const costPart = proRata(cost, qtyU, qty);
+  const marginPart = proRata(margin, qtyU, qty);
+  const gross = pos.side === 'long' ? n - costPart : costPart - n;
+  await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow, user(f.user_id), marginPart, pos.symbol);
+  let realized: bigint;
+  if (gross >= 0n) {
+    await mv(c, 'CONTRACT_CLOSE', system, user(f.user_id), gross, pos.symbol);
+    realized = gross;
+  } else {
+    const loss = -gross < marginPart ? -gross : marginPart;
+    await mv(c, 'CONTRACT_CLOSE', user(f.user_id), system, loss, pos.symbol);
+    realized = -loss;
+  }
+  let cash = parseMinor(f.cash) + marginPart + realized;
+  const feeDue = feeOf(n, rules.closingFeeRatio);
+  const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : cash;
+  const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
+  await mv(c, 'CONTRACT_CLOSE_FEE', user(f.user_id), system, fee, pos.symbol);
+  cash -= fee;
+  if (liquidation) {
+    const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
+    if (rest > 0n) {
+      await mv(c, 'CONTRACT_TRADE', user(f.user_id), system, rest, pos.symbol);
+      realized -= rest;
+      cash -= rest;
+    }
+  }
+  const remaining = qty - qtyU;
+  const next: CopyPositionRow = {
+    ...pos,
+    qty: remaining.toString(),
+    cost: (cost - costPart).toString(),
+    margin: (margin - marginPart).toString(),
+    realized_pnl: (parseMinor(pos.realized_pnl) + realized).toString(),
+    status: remaining === 0n ? (liquidation ? 'liquidated' : 'closed') : 'open',
+    updated_at: c.now,
+    closed_at: remaining === 0n ? c.now : null,
+  };
+  await c.trx
+    .updateTable('copy_positions')
+    .set({ qty: next.qty, cost: next.cost, margin: next.margin, realized_pnl: next.realized_pnl, status: next.status, updated_at: c.now, closed_at: next.closed_at })
+    .where('id', '=', pos.id)
+    .execute();
+  let nf: FollowRow = { ...f, cash: cash.toString(), realized_pnl: (parseMinor(f.realized_pnl) + realized).toString(), fees: (parseMinor(f.fees) + fee).toString() };
+  await saveFollow(c, nf);
+  if (nf.status === 'ended') nf = await returnCash(c, nf);
+  return { f: nf, pos: next, realized, fee, qtyU };
+}

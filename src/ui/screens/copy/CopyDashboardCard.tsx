@@ -1,0 +1,26 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { signedUsdt, trendClass } from './copyModel.ts';
+import { useMyCopyPositions, useMyFollows } from './useCopyData.ts';
+import './copy.css';
+
+/** The dashboard's copy-trading card: active copies, copied positions and their unrealized PnL, linking to /copy. */
+export function CopyDashboardCard() {
+  const { t } = useTranslation('copy');
+  const follows = useMyFollows();
+  const positions = useMyCopyPositions();
+  const active = follows.load.status === 'ready' ? follows.load.data.filter((f) => f.status === 'active').length : null;
+  const ps = positions.load.status === 'ready' ? positions.load.data : null;
+  const upnl = ps ? String(ps.reduce((s, p) => s + Number(p.unrealizedPnl), 0)) : '0';
+  return (
+    <section className="acct-card cp-dash" aria-labelledby="cp-dash-h" data-testid="dash-copy">
+      <h2 id="cp-dash-h">{t('dashTitle')}</h2>
+      <dl className="cp-stats">
+        <div><dt>{t('dashCopies')}</dt><dd className="rf-num">{active ?? '—'}</dd></div>
+        <div><dt>{t('dashPositions')}</dt><dd className="rf-num">{ps ? ps.length : '—'}</dd></div>
+        <div><dt>{t('dashPnl')}</dt><dd className={`rf-num ${trendClass(upnl)}`}>{ps ? signedUsdt(upnl) : '—'}</dd></div>
+      </dl>
+      <Link className="acct-link" to="/copy">{t('dashOpen')}</Link>
+    </section>
+  );
+}

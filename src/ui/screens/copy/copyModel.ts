@@ -1,0 +1,54 @@
+import { COPY_MSG } from '../../../protocol/copy.ts';
+import type { TFunction } from 'i18next';
+
+/** The translation of a server / validation message of copy trading (COPY_MSG), or the text as sent. */
+export function copyMsg(t: TFunction, msg: string | null | undefined): string {
+  if (!msg) return '';
+  if (msg === 'Invalid amount') return t('copy:msg_invalidAmount');
+  for (const [k, v] of Object.entries(COPY_MSG)) {
+    if (msg === v || (k === 'amountTooSmall' && msg.startsWith(v))) return t(`copy:msg_${k}`, { defaultValue: msg });
+  }
+  return msg;
+}
+
+/** Decimal string → number for display only (never for money arithmetic). */
+export const shown = (s: string | number): number => (typeof s === 'number' ? s : Number(s));
+
+/** 'up' / 'down' / '' class for a signed decimal string. */
+export function trendClass(s: string | number): string {
+  const n = shown(s);
+  return n > 0 ? 'cp-up' : n < 0 ? 'cp-down' : '';
+}
+
+/** '+12.34%' style percent of a decimal string. */
+export function pct(s: string): string {
+  const n = shown(s);
+  return `${n > 0 ? '+' : ''}${n.toFixed(2)}%`;
+}
+
+/** Signed amount with 2 decimals and thousands separators. */
+export function signedUsdt(s: string): string {
+  const n = shown(s);
+  const abs = Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${n > 0 ? '+' : n < 0 ? '-' : ''}${abs}`;
+}
+
+export function usdt(s: string): string {
+  return shown(s).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Points of an SVG polyline for `values` in a `w`×`h` box (flat line when all equal). */
+export function sparkPoints(values: readonly number[], w: number, h: number, pad = 2): string {
+  if (values.length === 0) return '';
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const span = max - min || 1;
+  const n = values.length;
+  return values
+    .map((v, i) => {
+      const x = n === 1 ? w / 2 : pad + (i * (w - 2 * pad)) / (n - 1);
+      const y = max === min ? h / 2 : pad + (h - 2 * pad) * (1 - (v - min) / span);
+      return `${x.toFixed(1)},${y.toFixed(1)}`;
+    })
+    .join(' ');
+}
