@@ -25,7 +25,7 @@ async function expectRealContent(page: Page, href: string): Promise<string> {
     const text = (await page.getByTestId('help-body').innerText()).trim();
     expect(text.length, href).toBeGreaterThan(150);
   } else {
-    expect(await page.getByTestId('help-article-link').count(), href).toBeGreaterThan(0);
+    await expect(page.getByTestId('help-article-link').first(), href).toBeVisible();
   }
   return (await main.getByRole('heading', { level: 1 }).innerText()).trim();
 }
@@ -90,7 +90,7 @@ test.describe('help centre', () => {
     await expect(page).toHaveURL(/\/help-list\/21$/);
     await page.goto('/help-list');
     await expect(page.getByRole('heading', { level: 1, name: 'All topics' })).toBeVisible();
-    expect(await page.getByTestId('help-topic').count()).toBeGreaterThanOrEqual(LIST.length);
+    await expect(page.getByTestId('help-topic').nth(LIST.length - 1)).toBeVisible();
   });
 
   test('search finds articles in the user language and shows when nothing matches', async ({ page }) => {
