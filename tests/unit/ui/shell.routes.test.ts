@@ -13,7 +13,7 @@ describe('route table (SPEC §2)', () => {
       'order/futures', 'order/wallet-history', 'order/convert', 'rebate', 'compensation/orders', 'coupon',
       'settings/preference', 'settings/security', 'settings/password', 'settings/login-history', 'settings/kyc',
       'wallet/deposit', 'wallet/withdrawal'].map((c) => `/my/${c}`);
-    const expected = ['/login', '/register', '/reset-password', '/', '/market', '/convert', '/copy', '/help-center',
+    const expected = ['/login', '/register', '/reset-password', '/', '/market', '/convert', '/copy', '/copy/trader/:id', '/help-center',
       '/help-list/:id?', '/help-detail/:id', '/mFutures', '/mFutures/:pair', '/stdFuture', '/stdFuture/:pair', '/my', ...my, '*',
       // Section roots (issue 15): redirects to their first page.
       '/my/assets', '/my/order', '/my/settings', '/my/wallet', '/trade', '/more'];
@@ -44,7 +44,7 @@ describe('route table (SPEC §2)', () => {
 
   it('flags: footer on home/market/convert/copy/help, no bottom bar on login/register, followScroll on public and most /my', () => {
     const tab = ROUTE_TABLE.filter((r) => r.showTabBar).map((r) => r.path).sort();
-    expect(tab).toEqual(['/', '/convert', '/copy', '/help-center', '/help-detail/:id', '/help-list/:id?', '/market'].sort());
+    expect(tab).toEqual(['/', '/convert', '/copy', '/copy/trader/:id', '/help-center', '/help-detail/:id', '/help-list/:id?', '/market'].sort());
     expect(byPath.get('/login')?.showAppNav).toBe(false);
     expect(byPath.get('/register')?.showAppNav).toBe(false);
     expect(byPath.get('/market')?.showAppNav).not.toBe(false);
