@@ -2,12 +2,16 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 import { compensationPlugin, COMPENSATION_JOB_MS } from './compensation/routes.ts';
 import { runCompensationJobs } from './compensation/service.ts';
+import { dashboardPlugin } from './dashboard/routes.ts';
+import { helpPlugin } from './help/routes.ts';
 import { copyPlugin, COPY_JOB_MS, runCopyJobs } from './copy/routes.ts';
 import { kycPlugin } from './kyc/routes.ts';
 import { moneyPlugin } from './money/routes.ts';
+import { notifyPlugin } from './notify/routes.ts';
 import { MONEY_JOB_MS, runMoneyJobs } from './money/jobs.ts';
 import { createTrading } from './trading/wiring.ts';
 import { vouchersPlugin } from './vouchers/routes.ts';
+import { referralPlugin } from './referral/routes.ts';
 
 export type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 
@@ -24,6 +28,10 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'compensation', plugin: compensationPlugin, job: { everyMs: COMPENSATION_JOB_MS, run: (d, now) => runCompensationJobs(d.db, now, d.bus) } },
   { name: 'kyc', plugin: kycPlugin },
   { name: 'vouchers', plugin: vouchersPlugin },
+  { name: 'referral', plugin: referralPlugin },
+  { name: 'help', plugin: helpPlugin },
+  { name: 'notify', plugin: notifyPlugin },
+  { name: 'dashboard', plugin: dashboardPlugin },
   { name: 'copy', plugin: (d) => (d.source ? copyPlugin(d) : null), job: { everyMs: COPY_JOB_MS, run: (d, now) => runCopyJobs(d, now) } },
 ];
 

@@ -385,6 +385,105 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         }
       },
     },
+    // Issue 15: the help centre's categories and articles (one row per id and language; bodies are
+    // structured blocks as JSON, `plain` their text for search), the content version they were
+    // synced from, and each user's notification preferences (SPEC §3 notification modules).
+    '0008_help_and_notify': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('help_categories')
+          .addColumn('id', 'integer', (c) => c.notNull())
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('help_categories_pk', ['id', 'lang'])
+          .execute();
+        await db.schema
+          .createTable('help_articles')
+          .addColumn('id', 'integer', (c) => c.notNull())
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('category_id', 'integer', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('plain', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('help_articles_pk', ['id', 'lang'])
+          .execute();
+        await db.schema.createIndex('help_articles_category').on('help_articles').columns(['lang', 'category_id', 'position']).execute();
+        await db.schema
+          .createTable('help_meta')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('notify_prefs')
+          .addColumn('user_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('sys_notify', 'integer', (c) => c.notNull())
+          .addColumn('trade_notify', 'integer', (c) => c.notNull())
+          .addColumn('event_notify', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of ['notify_prefs', 'help_meta', 'help_articles', 'help_categories']) await db.schema.dropTable(t).ifExists().execute();
+      },
+    },
+    // Issue 15: referral rebates. The link itself is users.invited_by (0001), set once at sign-up.
+    '0009_referral': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('referral_rebates')
+          .addColumn('id', 'integer', id)
+          .addColumn('inviter_id', 'bigint', (c) => c.notNull().references('users.id'))
+          .addColumn('invitee_id', 'bigint', (c) => c.notNull().references('users.id'))
+          .addColumn('symbol', 'text', (c) => c.notNull())
+          .addColumn('wallet', 'text', (c) => c.notNull())
+          .addColumn('asset', 'text', (c) => c.notNull())
+          .addColumn('notional', 'text', (c) => c.notNull())
+          .addColumn('fee', 'text', (c) => c.notNull())
+          .addColumn('rebate', 'text', (c) => c.notNull())
+          .addColumn('rate_bps', 'integer', (c) => c.notNull())
+          .addColumn('ledger_ref', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('referral_rebates_inviter').on('referral_rebates').columns(['inviter_id', 'created_at']).execute();
+        await db.schema
+          .createTable('referral_invitees')
+          .addColumn('invitee_id', 'bigint', (c) => c.primaryKey().references('users.id'))
+          .addColumn('inviter_id', 'bigint', (c) => c.notNull().references('users.id'))
+          .addColumn('volume', 'text', (c) => c.notNull())
+          .addColumn('fees', 'text', (c) => c.notNull())
+          .addColumn('rebate', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('referral_invitees_inviter').on('referral_invitees').column('inviter_id').execute();
+        await db.schema.createIndex('users_invited_by').on('users').columns(['invited_by', 'created_at']).execute();
+        // The referral link is written at sign-up and never changes (docs/REFERRAL.md): the database refuses any update of it.
+        if (dialect === 'postgres') {
+          await sql`CREATE FUNCTION users_invited_by_once() RETURNS trigger AS $$
+            BEGIN
+              IF NEW.invited_by IS DISTINCT FROM OLD.invited_by THEN RAISE EXCEPTION 'users.invited_by is set once at sign-up'; END IF;
+              RETURN NEW;
+            END $$ LANGUAGE plpgsql`.execute(db);
+          await sql`CREATE TRIGGER users_invited_by_once BEFORE UPDATE OF invited_by ON users FOR EACH ROW EXECUTE FUNCTION users_invited_by_once()`.execute(db);
+        } else {
+          await sql`CREATE TRIGGER users_invited_by_once BEFORE UPDATE OF invited_by ON users
+            WHEN OLD.invited_by IS NOT NEW.invited_by
+            BEGIN SELECT RAISE(ABORT, 'users.invited_by is set once at sign-up'); END`.execute(db);
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`DROP TRIGGER IF EXISTS users_invited_by_once${dialect === 'postgres' ? sql` ON users` : sql``}`.execute(db);
+        if (dialect === 'postgres') await sql`DROP FUNCTION IF EXISTS users_invited_by_once()`.execute(db);
+        await db.schema.dropIndex('users_invited_by').ifExists().execute();
+        await db.schema.dropTable('referral_invitees').ifExists().execute();
+        await db.schema.dropTable('referral_rebates').ifExists().execute();
+      },
+    },
     // Issue 15: copy trading (lead traders, follows, copied positions, mirrored orders, trader applications).
     '0010_copy_trading': {
       async up(db: Kysely<unknown>) {

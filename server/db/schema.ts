@@ -303,6 +303,72 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+/** One trading fee paid by an invitee and the rebate it credited to the inviter (issue 15, docs/REFERRAL.md). */
+export interface ReferralRebatesTable {
+  id: Generated<number>;
+  inviter_id: number;
+  invitee_id: number;
+  symbol: string;
+  /** The wallet the fee was paid from (std or perp). */
+  wallet: BalancesTable['wallet'];
+  asset: string;
+  /** Minor units as decimal strings. */
+  notional: string;
+  fee: string;
+  rebate: string;
+  rate_bps: number;
+  /** The TRADE_COMMISSION posting's ref; '' when the rebate rounded down to 0. */
+  ledger_ref: string;
+  created_at: number;
+}
+
+/** Running totals per invitee (the invitee list), kept in the fee's transaction. */
+export interface ReferralInviteesTable {
+  invitee_id: number;
+  inviter_id: number;
+  volume: string;
+  fees: string;
+  rebate: string;
+  updated_at: number;
+}
+
+/** Help centre category, one row per id and language (issue 15). */
+export interface HelpCategoriesTable {
+  id: number;
+  lang: string;
+  position: number;
+  title: string;
+  summary: string;
+}
+
+/** Help centre article, one row per id and language; `body` is JSON HelpBlock[], `plain` its text. */
+export interface HelpArticlesTable {
+  id: number;
+  lang: string;
+  category_id: number;
+  position: number;
+  title: string;
+  summary: string;
+  body: string;
+  plain: string;
+  updated_at: number;
+}
+
+export interface HelpMetaTable {
+  name: string;
+  value: string;
+}
+
+/** SPEC §3 notification modules per user; 1/0 switches. */
+export interface NotifyPrefsTable {
+  user_id: number;
+  lang: string;
+  sys_notify: number;
+  trade_notify: number;
+  event_notify: number;
+  updated_at: number;
+}
+
 /** A lead trader others can copy (issue 15): a simulated one, or a user whose trader_apply was approved. */
 export interface CopyTradersTable {
   user_id: number;
@@ -411,6 +477,12 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   convert_quotes: ConvertQuotesTable;
   server_secrets: ServerSecretsTable;
+  referral_rebates: ReferralRebatesTable;
+  referral_invitees: ReferralInviteesTable;
+  help_categories: HelpCategoriesTable;
+  help_articles: HelpArticlesTable;
+  help_meta: HelpMetaTable;
+  notify_prefs: NotifyPrefsTable;
   copy_traders: CopyTradersTable;
   copy_follows: CopyFollowsTable;
   copy_positions: CopyPositionsTable;

@@ -4,6 +4,8 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import { parseMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
 import { move } from '../ledger/post.ts';
+import { creditReferralRebate } from '../referral/rebate.ts';
+import { REFERRAL_WALLET } from '../../src/protocol/referral.ts';
 import { availableOf, ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
 import { feeOf, initialMargin, notional, proRata, scaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
@@ -79,6 +81,15 @@ async function mv(
   for (const a of [from, to]) if (a.userId !== SYSTEM_ACCOUNT_ID && a.userId !== ESCROW_ACCOUNT_ID) c.touched.balances.add(`${a.userId}|${a.wallet}`);
 }
 
+/**
+ * A trading fee was paid: the payer's inviter, if any, earns the referral rebate in this same
+ * transaction (server/referral/rebate.ts, docs/REFERRAL.md), and gets a balance frame after the commit.
+ */
+async function feePaid(c: Ctx, userId: number, wallet: Wallet, fee: bigint, n: bigint, symbol: string): Promise<void> {
+  const credit = await creditReferralRebate(c.trx, { userId, wallet, asset: COIN, fee, notional: n, symbol, now: c.now });
+  if (credit && credit.rebate > 0n) c.touched.balances.add(`${credit.inviterId}|${REFERRAL_WALLET}`);
+}
+
 /** Locks margin for an order (CONTRACT_OPEN, user → escrow). */
 export function lockMargin(c: Ctx, userId: number, wallet: Wallet, amount: bigint, symbol: string): Promise<void> {
   return mv(c, 'CONTRACT_OPEN', user(userId, wallet), escrow(wallet), amount, symbol);
@@ -119,6 +130,7 @@ export async function openPart(
   if (marginFromLock === null) await lockMargin(c, o.user_id, wallet, margin, o.symbol);
   const availNow = availBefore === undefined ? undefined : marginFromLock === null ? availBefore - margin : availBefore;
   const [fee, fromMargin] = await charge(c, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, feeRatio), margin, o.symbol, availNow);
+  await feePaid(c, o.user_id, wallet, fee, n, o.symbol);
   margin -= fromMargin;
   let pos: PositionRow;
   if (existing) {
@@ -195,6 +207,7 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
   const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : await availableOf(c.trx, pos.user_id, wallet, COIN);
   const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
   await mv(c, 'CONTRACT_CLOSE_FEE', user(pos.user_id, wallet), system(wallet), fee, pos.symbol);
+  await feePaid(c, pos.user_id, wallet, fee, n, pos.symbol);
   if (liquidation) {
     const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
     if (rest > 0n) {

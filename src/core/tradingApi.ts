@@ -29,18 +29,29 @@ export function placeFailure(e: unknown): PlaceFailure {
   return { kind: 'rejected', msg };
 }
 
-/** The POST body of an open order (limitOpen / marketOpen) from the machine's request. */
+/** The order kind the server knows for each ticket type. */
+const KIND_OF: Record<PlaceOrderRequest['type'], PlaceOrderBody['kind']> = { limit: 'limitOpen', market: 'marketOpen', stopMarket: 'stopMarket', stopLimit: 'stopLimit' };
+
+/**
+ * The POST body of a ticket's order from the machine's request. Prices and quantities go as the
+ * decimal strings the machine built (the server reads them exactly); options only when set.
+ */
 export function placeOrderBodyOf(req: PlaceOrderRequest, contract: ContractKind): PlaceOrderBody {
   const body: PlaceOrderBody = {
     clientOrderId: req.clientOrderId,
     symbol: req.symbol,
     contract,
-    kind: req.type === 'limit' ? 'limitOpen' : 'marketOpen',
+    kind: KIND_OF[req.type],
     side: req.side,
     qty: req.qty,
     leverage: req.leverage,
   };
-  if (req.type === 'limit' && req.price !== undefined) body.price = req.price;
+  if (req.price !== undefined && (req.type === 'limit' || req.type === 'stopLimit')) body.price = req.price;
+  if (req.triggerPrice !== undefined) body.triggerPrice = req.triggerPrice;
+  if (req.triggerBy !== undefined) body.triggerBy = req.triggerBy;
+  if (req.timeInForce !== undefined) body.timeInForce = req.timeInForce;
+  if (req.reduceOnly) body.reduceOnly = true;
+  if (req.postOnly) body.postOnly = true;
   if (req.tp !== undefined) body.tp = req.tp;
   if (req.sl !== undefined) body.sl = req.sl;
   return body;

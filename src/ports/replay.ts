@@ -103,6 +103,20 @@ function recordedView(rec: LogRecord): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A request body's amounts compared by value: the trading API reads a price or a quantity sent as
+ * a JSON number or as a decimal string alike (src/protocol/trading.ts), and the order form now
+ * sends exact decimal strings ('0.1') where older recordings hold numbers (0.1). Numbers become
+ * the decimal they print as, so both spellings of one amount are the same request.
+ */
+function sameAmounts(v: unknown): unknown {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (Array.isArray(v)) return v.map(sameAmounts);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sameAmounts(x)]));
+  return v;
+}
+const sameRequest = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => stableStringify(sameAmounts(a)) === stableStringify(sameAmounts(b));
+
 /** Builds the replay ports over `records` (in log order) and a clock at `startedAt`. */
 export function createReplayPorts(records: readonly LogRecord[], startedAt: number): ReplayPortsController {
   const clock = new VirtualClock(startedAt);
@@ -155,7 +169,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       cursor.set(key, at + 1);
       entry.issued = true;
       const expected = recordedView(entry.request);
-      if (stableStringify(actual) !== stableStringify(expected)) {
+      if (!sameRequest(actual, expected)) {
         diverge({ what: 'http', message: `request ${key} differs from the recording (seq ${entry.request.seq})`, expected, actual });
       }
       if (entry.delivered && entry.response) return Promise.resolve(outcomeOf(entry.response));

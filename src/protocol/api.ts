@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boostBody, claimBody, compensationListQuery, fastForwardBody, withdrawBody as compensationWithdrawBody } from './compensation.ts';
 import { conversionSchema, convertBody, convertHistoryQuery, quoteBody, quoteSchema } from './convert.ts';
+import { helpLangQuery, helpSearchQuery, notifyPrefsBody } from './help.ts';
 import {
   copyApplyBody, copyClosePositionBody, copyDevReviewBody, copyDevTradeBody, copyFollowBody, copyOrdersQuery, copyUnfollowBody, traderHistoryQuery, tradersQuery,
 } from './copy.ts';
@@ -15,6 +16,7 @@ import {
   resetPasswordBody, sendMailCodeBody,
 } from './user.ts';
 import { voucherListQuery, voucherMergeBody } from './vouchers.ts';
+import { inviteesQuery } from './referral.ts';
 import {
   chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
   withdrawalSchema, withdrawInfoQuery, withdrawInfoSchema, withdrawLockSchema, withdrawRequestBody,
@@ -148,5 +150,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
   r('get', '/api/vouchers', 'vouchers', 'Vouchers, paged', { ...A, query: voucherListQuery, data: 'Page<Voucher>' }),
   r('post', '/api/vouchers/merge', 'vouchers', 'Merge vouchers', { ...A, body: voucherMergeBody, data: 'Voucher' }),
+
+  r('get', '/api/referral/summary', 'referral', 'Invitation code and link, rebate rate, earnings (total, yesterday and today by UTC day), invited count', { ...A, data: 'ReferralSummary' }),
+  r('get', '/api/referral/invitees', 'referral', 'Invited accounts, paged: masked email, sign-up time, volume, fees and rebate produced', { ...A, query: inviteesQuery, data: 'Page<Invitee>' }),
+  r('get', '/api/help/categories', 'help', 'Help categories in the request language (Web-Lang or ?lang)', { query: helpLangQuery, data: 'HelpCategory[]' }),
+  r('get', '/api/help/categories/:id', 'help', 'A help category with its articles (a help-list page)', { query: helpLangQuery, data: 'HelpCategoryDetail' }),
+  r('get', '/api/help/articles/:id', 'help', 'A help article as structured blocks (a help-detail page)', { query: helpLangQuery, data: 'HelpArticle' }),
+  r('get', '/api/help/search', 'help', 'Search the help articles of one language', { query: helpSearchQuery, data: '{list: HelpSearchHit[], total}' }),
+  r('get', '/api/notify/prefs', 'notify', 'Notification language and sysNotify / tradeNotify / eventNotify', { ...A, data: 'NotifyPrefs' }),
+  r('post', '/api/notify/prefs', 'notify', 'Save any subset of the notification preferences', { ...A, body: notifyPrefsBody, data: 'NotifyPrefs' }),
+  r('get', '/api/dashboard/summary', 'dashboard', "Today's realized PnL and fees (UTC day) and usable vouchers", { ...A, data: 'DashboardSummary' }),
 ];
 

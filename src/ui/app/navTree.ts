@@ -1,4 +1,5 @@
 import type { assets } from '../i18n/resources/assets.ts';
+import type { settings } from '../i18n/resources/settings.ts';
 import type { shell } from '../i18n/resources/shell.ts';
 
 /**
@@ -17,14 +18,20 @@ import type { shell } from '../i18n/resources/shell.ts';
 export type ShellKey = keyof (typeof shell)['en'];
 /** A key of the `assets` namespace. */
 export type AssetsKey = keyof (typeof assets)['en'];
+/** A key of the `settings` namespace, namespaced (`settings:navPassword`): usable from any namespace's `t`. */
+export type SettingsLabel = `settings:${keyof (typeof settings)['en'] & string}`;
+/** A menu label: a `shell` key, or a namespaced settings key. */
+export type NavLabel = ShellKey | SettingsLabel;
+/** A side-navigation label: an `assets` key, or a namespaced settings key. */
+export type SideLabel = AssetsKey | SettingsLabel;
 
 export interface NavNode {
   /** The page; a group's path is the prefix of its children's. */
   path: string;
   /** Label in the top bar, drawer and footer. */
-  label: ShellKey;
+  label: NavLabel;
   /** Label in the account centre's side navigation (absent: not listed there). */
-  side?: AssetsKey;
+  side?: SideLabel;
   /** Listed in the desktop account dropdown under this label (a group: as its first page). */
   desktop?: ShellKey;
   /** The side navigation lists this group's pages at top level instead of the group. */
@@ -34,21 +41,21 @@ export interface NavNode {
 
 /** SPEC §3 menu item as the menus render it: label key, path, optional children. */
 export interface MenuItem {
-  label: ShellKey;
+  label: NavLabel;
   path: string;
   children?: readonly MenuItem[];
 }
 
 /** One entry of the account-centre side navigation; a group has children and no own page. */
 export interface AccountNavItem {
-  label: AssetsKey;
+  label: SideLabel;
   path: string;
   children?: readonly AccountNavItem[];
 }
 
 export interface FooterColumn {
   title: ShellKey;
-  links: readonly { label: ShellKey; to: string }[];
+  links: readonly { label: NavLabel; to: string }[];
 }
 
 const convert: NavNode = { path: '/convert', label: 'convert' };
@@ -101,10 +108,17 @@ export const NAV = {
       sideFlat: true,
       children: [
         { path: '/my/settings/security', label: 'security', side: 'navSecurity' },
+        { path: '/my/settings/password', label: 'settings:navPassword', side: 'settings:navPassword' },
+        { path: '/my/settings/login-history', label: 'settings:navLoginHistory', side: 'settings:navLoginHistory' },
         { path: '/my/settings/kyc', label: 'kyc', side: 'navKyc' },
       ],
     },
     { path: '/my/settings/preference', label: 'settings', side: 'navSettings', desktop: 'settings' },
+  ],
+  /** The /my/wallet pages (reached from the drawer's Deposit / Withdrawal buttons and the asset pages). */
+  wallet: [
+    { path: '/my/wallet/deposit', label: 'deposit' },
+    { path: '/my/wallet/withdrawal', label: 'withdrawal' },
   ],
   /**
    * The five desktop footer columns. Every help-detail id (15, 16, 17, 53, 85, 86, 58, 75, 80,
@@ -173,6 +187,7 @@ export const NAV = {
   trade: readonly NavNode[];
   more: readonly NavNode[];
   account: readonly NavNode[];
+  wallet: readonly NavNode[];
   footer: readonly { title: ShellKey; links: readonly Pick<NavNode, 'label' | 'path'>[] }[];
 };
 
@@ -198,6 +213,40 @@ export function sideNavigation(nodes: readonly NavNode[] = NAV.account): Account
     if (!n.side) return [];
     return [n.children ? { label: n.side, path: n.path, children: sideNavigation(n.children) } : { label: n.side, path: n.path }];
   });
+}
+
+/** Every page (leaf) of a subtree, in tree order. */
+export function pagesOf(nodes: readonly NavNode[]): NavNode[] {
+  return nodes.flatMap((n) => (n.children ? pagesOf(n.children) : [n]));
+}
+
+/**
+ * The tab row of the /my/settings pages: every account page under /my/settings/, the Settings
+ * (preference) page first, each with its side-navigation label. Drawn from the same tree as the
+ * side navigation and the drawer, so the three always list the same settings pages.
+ */
+export function settingsTabs(nodes: readonly NavNode[] = NAV.account): AccountNavItem[] {
+  const pages = pagesOf(nodes).filter((n) => n.path.startsWith('/my/settings/') && n.side);
+  const first = pages.filter((n) => n.desktop);
+  return [...first, ...pages.filter((n) => !n.desktop)].map((n) => ({ label: n.side as SideLabel, path: n.path }));
+}
+
+/**
+ * Section roots a user may type or bookmark, each redirected to its first page (/my/assets →
+ * /my/assets/overview, /trade → the Trade menu's first page...). Derived from the tree, so a
+ * section's first page moves with it.
+ */
+export function sectionRoots(): { path: string; to: string }[] {
+  const group = (path: string): NavNode | undefined => NAV.account.find((n) => n.path === path);
+  const first = (nodes: readonly NavNode[] | undefined, fallback: string): string => (nodes && nodes[0] ? pagesOf(nodes)[0]?.path ?? fallback : fallback);
+  return [
+    { path: '/my/assets', to: first(group('/my/assets')?.children, '/my/assets/overview') },
+    { path: '/my/order', to: first(group('/my/order')?.children, '/my/order/futures') },
+    { path: '/my/settings', to: settingsTabs()[0]?.path ?? '/my/settings/preference' },
+    { path: '/my/wallet', to: first(NAV.wallet, '/my/wallet/deposit') },
+    { path: '/trade', to: first(NAV.trade, '/convert') },
+    { path: '/more', to: first(NAV.more, '/help-center') },
+  ];
 }
 
 /** The footer columns as rendered (`to` is the link target). */

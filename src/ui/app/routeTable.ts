@@ -1,3 +1,4 @@
+import { sectionRoots } from './navTree.ts';
 import type { ScreenName } from './screens.ts';
 
 /**
@@ -31,6 +32,12 @@ export type RouteDef = RouteFlags & {
     | { pairRedirect: string }
   );
 
+/** '/my/assets' → 'myAssetsRoot'. */
+function rootName(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  return `${parts.map((p, i) => (i === 0 ? p : p[0]!.toUpperCase() + p.slice(1))).join('')}Root`;
+}
+
 const PUBLIC = { showTabBar: true, followScroll: true } as const;
 const MY = { followScroll: true } as const;
 
@@ -55,6 +62,8 @@ export const ROUTE_TABLE: readonly RouteDef[] = [
   { path: '/stdFuture', name: 'stdFutureRedirect', pairRedirect: '/stdFuture' },
   { path: '/stdFuture/:pair', name: 'stdFuture', screen: 'stdFuture' },
   { path: '/my', name: 'my', redirect: '/my/dashboard' },
+  // Section roots a user may type or bookmark open their first page (issue 15).
+  ...sectionRoots().map((r) => ({ path: r.path, name: rootName(r.path), redirect: r.to })),
   { path: '/my/dashboard', name: 'myDashboard', screen: 'myDashboard', ...MY },
   { path: '/my/assets/overview', name: 'assetsOverview', screen: 'assetsOverview', ...MY },
   { path: '/my/assets/futures-account', name: 'assetsFutures', screen: 'assetsFutures', ...MY },

@@ -17,6 +17,10 @@ import { trade } from './resources/trade.ts';
 import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
+import { orderForm } from './resources/orderForm.ts';
+import { referral } from './resources/referral.ts';
+import { help } from './resources/help.ts';
+import { dashboard } from './resources/dashboard.ts';
 import { copy } from './resources/copy.ts';
 
 /**
@@ -39,6 +43,10 @@ export const FEATURES = {
   coupon,
   wallet,
   convert,
+  orderForm,
+  referral,
+  help,
+  dashboard,
   copy,
 } satisfies Record<string, FeatureResources>;
 

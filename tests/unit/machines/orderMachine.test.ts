@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import {
+  EMPTY_DRAFT,
   estimateCost,
   isOnStep,
   orderMachine,
   parseDecimal,
+  previewOrder,
+  buildRequest,
+  applyDraftPatch,
   RESULT_HOLD_MS,
   validateOrder,
   type OrderAck,
@@ -14,9 +18,9 @@ import {
   type PlaceOrderRequest,
 } from '../../../src/machines/orderMachine.ts';
 
-const RULES: OrderRules = { minOrderQuantity: 0.001, maxOrderQuantity: 100, qtyStep: 0.001, minLever: 1, maxLever: 125, openingFeeRatio: 0.0005 };
-const MARKET = { available: 10_000, lastPrice: 50_000 };
-const DRAFT: OrderDraft = { side: 'buy', type: 'limit', price: '50000', qty: '0.01', leverage: 5, tp: '', sl: '' };
+const RULES: OrderRules = { minOrderQuantity: 0.001, maxOrderQuantity: 100, qtyStep: 0.001, minLever: 1, maxLever: 125, openingFeeRatio: 0.0005, tickSize: 0.1, pricePrecision: 1, qtyPrecision: 3 };
+const MARKET = { available: '10000', lastPrice: 50_000 };
+const DRAFT: OrderDraft = { ...EMPTY_DRAFT, side: 'buy', type: 'limit', price: '50000', qty: '0.01', leverage: 5, tp: '', sl: '' };
 
 /** A scripted server: answers each POST from a queue of outcomes and records every request. */
 function server(outcomes: Array<OrderAck | PlaceFailure | 'hang'>) {
@@ -80,8 +84,58 @@ describe('validateOrder (SPEC §5)', () => {
     expect(parseDecimal('1e3')).toBeNull();
     expect(parseDecimal('-1')).toBeNull();
     expect(isOnStep(0.3, 0.1)).toBe(true);
-    expect(isOnStep(0.35, 0.1)).toBe(false);
-    expect(estimateCost(DRAFT, MARKET, RULES)).toEqual({ notional: 500, margin: 100, fee: 0.25 });
+    expect(isOnStep('0.35', 0.1)).toBe(false);
+    expect(estimateCost(DRAFT, MARKET, RULES)).toMatchObject({ notional: '500.000000', margin: '100.000000', fee: '0.250000' });
+  });
+  it('checks prices on the tick and the stop trigger', () => {
+    expect(validateOrder({ ...DRAFT, price: '50000.05' }, MARKET, RULES)).toEqual({ key: 'priceStep', value: '0.1' });
+    const stop = { ...DRAFT, type: 'stopMarket' as const, price: '' };
+    expect(validateOrder(stop, MARKET, RULES)).toEqual({ key: 'triggerPriceRequired' });
+    expect(validateOrder({ ...stop, triggerPrice: '50000' }, MARKET, RULES)).toEqual({ key: 'wouldTriggerImmediately' });
+    expect(validateOrder({ ...stop, triggerPrice: '50000.1' }, MARKET, RULES)).toBeNull();
+    expect(validateOrder({ ...stop, side: 'sell', triggerPrice: '50000.1' }, MARKET, RULES)).toEqual({ key: 'wouldTriggerImmediately' });
+    // on the mark: unknown mark → the server decides
+    expect(validateOrder({ ...stop, triggerBy: 'mark', triggerPrice: '40000' }, MARKET, RULES)).toBeNull();
+    expect(validateOrder({ ...stop, triggerBy: 'mark', triggerPrice: '40000' }, { ...MARKET, markPrice: 45_000 }, RULES)).toEqual({ key: 'wouldTriggerImmediately' });
+    expect(validateOrder({ ...DRAFT, type: 'stopLimit', triggerPrice: '50100' }, MARKET, RULES)).toBeNull();
+    expect(validateOrder({ ...DRAFT, type: 'stopLimit', price: '', triggerPrice: '50100' }, MARKET, RULES)).toEqual({ key: 'limitPriceRequired' });
+  });
+  it('refuses a reduce-only that would increase, and a post-only that is not a GTC limit', () => {
+    const long = { ...MARKET, position: { side: 'long' as const, qty: 0.5 } };
+    expect(validateOrder({ ...DRAFT, reduceOnly: true }, MARKET, RULES)).toEqual({ key: 'reduceOnlyWouldIncrease' });
+    expect(validateOrder({ ...DRAFT, reduceOnly: true }, long, RULES)).toEqual({ key: 'reduceOnlyWouldIncrease' });
+    expect(validateOrder({ ...DRAFT, side: 'sell', reduceOnly: true, qty: '0.8' }, long, RULES)).toBeNull();
+    expect(validateOrder({ ...DRAFT, postOnly: true, timeInForce: 'IOC' }, MARKET, RULES)).toEqual({ key: 'postOnlyLimitOnly' });
+    expect(validateOrder({ ...DRAFT, postOnly: true, type: 'market' }, MARKET, RULES)).toEqual({ key: 'postOnlyLimitOnly' });
+    expect(validateOrder({ ...DRAFT, postOnly: true }, MARKET, RULES)).toBeNull();
+  });
+  it('needs margin only for the opening part of an order that nets against the position', () => {
+    const poor = { available: '30', lastPrice: 50_000, position: { side: 'long' as const, qty: '0.5' } };
+    // selling 0.3 of a long 0.5 reduces it: only the fee (7.5) is needed
+    expect(estimateCost({ ...DRAFT, side: 'sell', qty: '0.3' }, poor, RULES)).toMatchObject({ margin: '0.000000', fee: '7.500000' });
+    expect(validateOrder({ ...DRAFT, side: 'sell', qty: '0.3' }, poor, RULES)).toBeNull();
+    // selling 0.8 flips: margin of the 0.3 opened (3 000) is needed
+    expect(estimateCost({ ...DRAFT, side: 'sell', qty: '0.8' }, poor, RULES)).toMatchObject({ margin: '3000.000000', fee: '20.000000' });
+    expect(validateOrder({ ...DRAFT, side: 'sell', qty: '0.8' }, poor, RULES)).toEqual({ key: 'insufficientBalance' });
+  });
+  it('previews what the order does to the position', () => {
+    const pos = { side: 'long' as const, qty: 0.5 };
+    expect(previewOrder({ ...DRAFT, side: 'sell', qty: '0.3' }, pos, RULES)).toEqual({ kind: 'reduce', side: 'long', from: '0.5', to: '0.2' });
+    expect(previewOrder({ ...DRAFT, side: 'sell', qty: '0.8' }, pos, RULES)).toEqual({ kind: 'flip', side: 'long', toSide: 'short', from: '0.5', to: '0.3' });
+    expect(previewOrder({ ...DRAFT, side: 'sell', qty: '0.5' }, pos, RULES)).toEqual({ kind: 'close', side: 'long', from: '0.5', to: '0' });
+    expect(previewOrder({ ...DRAFT, qty: '0.5' }, null, RULES)).toEqual({ kind: 'open', side: 'long', from: '0', to: '0.5' });
+    expect(previewOrder({ ...DRAFT, qty: '' }, null, RULES)).toEqual({ kind: 'none' });
+  });
+  it('builds requests from the typed decimals, options only where they apply', () => {
+    expect(buildRequest('BTCUSDT', { ...DRAFT, price: '50,000.50', qty: '.010', tp: '60000', postOnly: true }, 'c')).toEqual({
+      clientOrderId: 'c', symbol: 'BTCUSDT', side: 'buy', type: 'limit', price: '50000.5', qty: '0.01', leverage: 5, tp: '60000', postOnly: true,
+    });
+    expect(buildRequest('BTCUSDT', { ...DRAFT, type: 'stopMarket', triggerPrice: '51000', triggerBy: 'mark', reduceOnly: true, tp: '1', timeInForce: 'FOK' }, 'c')).toEqual({
+      clientOrderId: 'c', symbol: 'BTCUSDT', side: 'buy', type: 'stopMarket', triggerPrice: '51000', triggerBy: 'mark', qty: '0.01', leverage: 5, reduceOnly: true,
+    });
+    expect(applyDraftPatch({ ...DRAFT, timeInForce: 'IOC' }, { postOnly: true })).toMatchObject({ postOnly: true, timeInForce: 'GTC' });
+    expect(applyDraftPatch({ ...DRAFT, postOnly: true }, { timeInForce: 'FOK' })).toMatchObject({ postOnly: false, timeInForce: 'FOK' });
+    expect(applyDraftPatch({ ...DRAFT, postOnly: true }, { type: 'stopLimit' })).toMatchObject({ postOnly: false });
   });
 });
 
@@ -102,7 +156,7 @@ describe('orderMachine', () => {
     expect(state()).toBe('submitting');
     await settle();
     expect(state()).toBe('pending');
-    expect(srv.posts).toEqual([{ clientOrderId: 'cid-1', symbol: 'BTCUSDT', side: 'buy', type: 'limit', price: 50000, qty: 0.01, leverage: 5 }]);
+    expect(srv.posts).toEqual([{ clientOrderId: 'cid-1', symbol: 'BTCUSDT', side: 'buy', type: 'limit', price: '50000', qty: '0.01', leverage: 5 }]);
     actor.send({ type: 'order.frame', clientOrderId: 'other', orderId: 'x', status: 'filled' });
     expect(state()).toBe('pending');
     actor.send({ type: 'order.frame', clientOrderId: 'cid-1', orderId: 'o1', status: 'filled' });

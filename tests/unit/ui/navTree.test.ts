@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desktopAccountMenu, drawerAccountMenu, footerColumns, NAV, sideNavigation, type MenuItem, type NavNode } from '../../../src/ui/app/navTree.ts';
+import { desktopAccountMenu, drawerAccountMenu, footerColumns, NAV, settingsTabs, sideNavigation, type MenuItem, type NavNode } from '../../../src/ui/app/navTree.ts';
 import { ACCOUNT_MENU, MOBILE_ACCOUNT_MENU, TRADE_MENU } from '../../../src/ui/app/menus.ts';
 import { ACCOUNT_NAV } from '../../../src/ui/components/account/accountNav.ts';
 import { FOOTER_COLUMNS } from '../../../src/ui/app/footerLinks.ts';
@@ -30,6 +30,18 @@ describe('one nav tree draws every menu', () => {
     const group: NavNode = { path: '/g', label: 'account', sideFlat: true, children: [{ path: '/g/a', label: 'security', side: 'navSecurity' }] };
     expect(sideNavigation([group])).toEqual([{ label: 'navSecurity', path: '/g/a' }]);
     expect(drawerAccountMenu([group])).toEqual([{ label: 'account', path: '/g', children: [{ label: 'security', path: '/g/a' }] }]);
+  });
+
+  it('every /my/settings page is in the drawer, the side navigation and the settings tab row', () => {
+    const settingsRoutes = ROUTE_TABLE.filter((r) => r.path.startsWith('/my/settings/')).map((r) => r.path).sort();
+    expect(settingsRoutes).toHaveLength(5);
+    const inDrawer = pages(MOBILE_ACCOUNT_MENU).filter((p) => p.startsWith('/my/settings/')).sort();
+    const inSide = pages(ACCOUNT_NAV).filter((p) => p.startsWith('/my/settings/')).sort();
+    const tabs = settingsTabs().map((t) => t.path);
+    expect(inDrawer).toEqual(settingsRoutes);
+    expect(inSide).toEqual(settingsRoutes);
+    expect([...tabs].sort()).toEqual(settingsRoutes);
+    expect(tabs[0]).toBe('/my/settings/preference');
   });
 
   it('the footer products are the trade pages; every menu page has a route', () => {

@@ -14,8 +14,25 @@ describe('route table (SPEC §2)', () => {
       'settings/preference', 'settings/security', 'settings/password', 'settings/login-history', 'settings/kyc',
       'wallet/deposit', 'wallet/withdrawal'].map((c) => `/my/${c}`);
     const expected = ['/login', '/register', '/reset-password', '/', '/market', '/convert', '/copy', '/help-center',
-      '/help-list/:id?', '/help-detail/:id', '/mFutures', '/mFutures/:pair', '/stdFuture', '/stdFuture/:pair', '/my', ...my, '*'];
+      '/help-list/:id?', '/help-detail/:id', '/mFutures', '/mFutures/:pair', '/stdFuture', '/stdFuture/:pair', '/my', ...my, '*',
+      // Section roots (issue 15): redirects to their first page.
+      '/my/assets', '/my/order', '/my/settings', '/my/wallet', '/trade', '/more'];
     expect([...byPath.keys()].sort()).toEqual([...expected].sort());
+  });
+
+  it('section roots redirect to the first page of their section', () => {
+    const to = (p: string) => {
+      const r = byPath.get(p);
+      return r && 'redirect' in r ? r.redirect : null;
+    };
+    expect(to('/my/assets')).toBe('/my/assets/overview');
+    expect(to('/my/order')).toBe('/my/order/futures');
+    expect(to('/my/settings')).toBe('/my/settings/preference');
+    expect(to('/my/wallet')).toBe('/my/wallet/deposit');
+    expect(to('/trade')).toBe('/convert');
+    expect(to('/more')).toBe('/my/rebate');
+    // Every redirect lands on a screen route.
+    for (const r of ROUTE_TABLE) if ('redirect' in r) expect(byPath.get(r.redirect) && 'screen' in byPath.get(r.redirect)!, r.path).toBe(true);
   });
 
   it('names are unique and non-empty; every screen exists in the registry', () => {

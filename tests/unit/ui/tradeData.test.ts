@@ -156,13 +156,25 @@ describe('depth geometry', () => {
 });
 
 describe('trading helpers', () => {
-  it('builds the open-order body of the protocol from the machine request', () => {
-    expect(placeOrderBodyOf({ clientOrderId: 'c1', symbol: 'BTCUSDT', side: 'buy', type: 'limit', price: 100, qty: 0.5, leverage: 5, tp: 120 }, 'perp')).toEqual({
-      clientOrderId: 'c1', symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: 100, qty: 0.5, leverage: 5, tp: 120,
+  it('builds the open-order body of the protocol from the machine request, decimals as strings', () => {
+    expect(placeOrderBodyOf({ clientOrderId: 'c1', symbol: 'BTCUSDT', side: 'buy', type: 'limit', price: '100', qty: '0.5', leverage: 5, tp: '120' }, 'perp')).toEqual({
+      clientOrderId: 'c1', symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: '100', qty: '0.5', leverage: 5, tp: '120',
     });
-    expect(placeOrderBodyOf({ clientOrderId: 'c2', symbol: 'SPXUSDT', side: 'sell', type: 'market', qty: 1, leverage: 2 }, 'std')).toEqual({
-      clientOrderId: 'c2', symbol: 'SPXUSDT', contract: 'std', kind: 'marketOpen', side: 'sell', qty: 1, leverage: 2,
+    expect(placeOrderBodyOf({ clientOrderId: 'c2', symbol: 'SPXUSDT', side: 'sell', type: 'market', qty: '1', leverage: 2 }, 'std')).toEqual({
+      clientOrderId: 'c2', symbol: 'SPXUSDT', contract: 'std', kind: 'marketOpen', side: 'sell', qty: '1', leverage: 2,
     });
+    expect(
+      placeOrderBodyOf(
+        { clientOrderId: 'c3', symbol: 'BTCUSDT', side: 'sell', type: 'stopLimit', price: '59000.5', triggerPrice: '59100', triggerBy: 'mark', qty: '0.003', leverage: 3, timeInForce: 'IOC', reduceOnly: true },
+        'perp',
+      ),
+    ).toEqual({
+      clientOrderId: 'c3', symbol: 'BTCUSDT', contract: 'perp', kind: 'stopLimit', side: 'sell', price: '59000.5', triggerPrice: '59100', triggerBy: 'mark', qty: '0.003', leverage: 3, timeInForce: 'IOC', reduceOnly: true,
+    });
+    expect(placeOrderBodyOf({ clientOrderId: 'c4', symbol: 'BTCUSDT', side: 'buy', type: 'stopMarket', triggerPrice: '61000', triggerBy: 'last', qty: '0.1', leverage: 10 }, 'perp')).toEqual({
+      clientOrderId: 'c4', symbol: 'BTCUSDT', contract: 'perp', kind: 'stopMarket', side: 'buy', triggerPrice: '61000', triggerBy: 'last', qty: '0.1', leverage: 10,
+    });
+    expect(placeOrderBodyOf({ clientOrderId: 'c5', symbol: 'BTCUSDT', side: 'buy', type: 'limit', price: '1', qty: '1', leverage: 1, postOnly: true }, 'perp')).toMatchObject({ postOnly: true, kind: 'limitOpen' });
   });
 
   it('tells retryable network failures from server rejections', () => {

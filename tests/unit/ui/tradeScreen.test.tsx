@@ -150,7 +150,7 @@ describe('trade screen', () => {
     await settle();
     expect(posts(h)).toHaveLength(1);
     const body = posts(h)[0]?.body as Record<string, unknown>;
-    expect(body).toMatchObject({ symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: 64000, qty: 0.01, leverage: 10 });
+    expect(body).toMatchObject({ symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: '64000', qty: '0.01', leverage: 10 });
     expect(typeof body.clientOrderId).toBe('string');
     expect(await screen.findByText('Order placed')).toBeTruthy();
     const user = h.sockets.sockets.find((s) => s.url.includes('/ws/user'));

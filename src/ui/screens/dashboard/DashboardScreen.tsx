@@ -16,15 +16,30 @@ import { WalletActions } from '../assets/AssetsFrame.tsx';
 import { formatFiat } from '../assets/money.ts';
 import { apiPath, useBalances, useCoinPrices, useCurrency } from '../assets/useAccountData.ts';
 import { formatDateTime } from '../orders/historyQuery.ts';
+import { DASHBOARD_PATHS, type DashboardSummary } from '../../../protocol/help.ts';
+import type { WalletType } from '../../../protocol/trading.ts';
+import { DASHBOARD_CARDS } from './cards.tsx';
 import '../assets/assets.css';
 import './dashboard.css';
-import { CopyDashboardCard } from '../copy/CopyDashboardCard.tsx';
 
 /** How many orders the dashboard lists. */
 export const RECENT_ORDERS = 5;
 
 const RECENT_QUERY = { page: 1, pageSize: RECENT_ORDERS };
 const ON_ORDER = ['order'];
+const NO_QUERY = {};
+/** Today's summary is asked again when an order fills or a voucher changes. */
+const ON_SUMMARY = ['order', 'voucher'];
+
+/** Where each wallet's line of the split links to. */
+const WALLET_PAGE: Record<WalletType, string> = {
+  fund: '/my/assets/fund-account',
+  spot: '/my/assets/spot-account',
+  std: '/my/assets/futures-account',
+  perp: '/my/assets/futures-account',
+  copy: '/my/assets/overview',
+};
+const WALLET_LABEL: Record<WalletType, string> = { fund: 'walletFund', spot: 'walletSpot', std: 'walletStd', perp: 'walletPerp', copy: 'walletCopy' };
 
 /** The latest orders (any status): a core live query, asked again on order frames; null while loading. */
 function useRecentOrders(): Order[] | null {
@@ -44,7 +59,10 @@ export function DashboardScreen() {
   const currency = useCurrency();
   const orders = useRecentOrders();
   const [transferOpen, setTransferOpen] = useState(false);
-  const total = useMemo(() => totalEquityUsd(walletSummaries(balances.book, prices)), [balances.book, prices]);
+  const wallets = useMemo(() => walletSummaries(balances.book, prices), [balances.book, prices]);
+  const total = useMemo(() => totalEquityUsd(wallets), [wallets]);
+  const summary = useLiveGet<DashboardSummary>(DASHBOARD_PATHS.summary, NO_QUERY, ON_SUMMARY).load;
+  const { t: td } = useTranslation('dashboard');
   const kyc = user?.kycStatus ?? 'unverified';
 
   return (
@@ -85,8 +103,25 @@ export function DashboardScreen() {
         <div className="dash-quick" aria-label={t('quickLinks')}>
           <WalletActions onTransfer={() => setTransferOpen(true)} />
         </div>
+        <div className="dash-split">
+          <h2 className="dash-card__title">{td('byWallet')}</h2>
+          <ul className="dash-split__list" data-testid="dash-wallets">
+            {wallets.map((w) => (
+              <li key={w.wallet}>
+                <Link to={WALLET_PAGE[w.wallet]}>{t(WALLET_LABEL[w.wallet])}</Link>
+                <span className="rf-num" data-testid={`dash-wallet-${w.wallet}`}>
+                  {balances.status === 'loading' && balances.book.size === 0 ? '—' : formatFiat(w.totalUsd, currency)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
       </section>
-      <CopyDashboardCard />
+      <div className="dash-cards" role="group" aria-label={td('cardsLabel')}>
+        {DASHBOARD_CARDS.map(({ key, Card }) => (
+          <Card key={key} summary={summary} />
+        ))}
+      </div>
       <section className="acct-card acct-card--flush">
         <div className="dash-orders__head">
           <h2 className="acct-card__title">{t('recentOrders')}</h2>

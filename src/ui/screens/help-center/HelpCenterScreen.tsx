@@ -1,39 +1,83 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { ReportProblem } from '../../components/ReportProblem.tsx';
+import { HelpSearchForm } from './HelpSearchForm.tsx';
+import { useHelpCategories, useHelpSearch } from './useHelp.ts';
 import './helpCenter.css';
 
-/** Help-list ids of the footer's support columns (SPEC §2), one per landing-page topic. */
-const TOPICS = [
-  { key: 'GettingStarted', list: 23 },
-  { key: 'Trading', list: 16 },
-  { key: 'Assets', list: 18 },
-  { key: 'Security', list: 21 },
-] as const;
+/** Search hits for `q` (a server-side search in the user's language). */
+function SearchResults({ q }: { q: string }) {
+  const { t } = useTranslation('help');
+  const load = useHelpSearch(q);
+  return (
+    <section aria-labelledby="rf-help-results" data-testid="help-results">
+      <h2 id="rf-help-results">{t('searchResults', { q })}</h2>
+      {load.status === 'loading' ? (
+        <p className="rf-help-muted">{t('loading')}</p>
+      ) : load.status === 'error' ? (
+        <p className="rf-help-error" role="alert">
+          {load.msg}
+        </p>
+      ) : load.data.total === 0 ? (
+        <p className="rf-help-muted" data-testid="help-no-results">
+          {t('noResults', { q })}
+        </p>
+      ) : (
+        <>
+          <p className="rf-help-muted">{t('searchCount', { count: load.data.total })}</p>
+          <ul className="rf-help-list">
+            {load.data.list.map((hit) => (
+              <li key={hit.id} data-testid="help-hit">
+                <Link to={`/help-detail/${hit.id}`}>{hit.title}</Link>
+                <p>{hit.excerpt}</p>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <Link to="/help-center">{t('clearSearch')}</Link>
+    </section>
+  );
+}
 
 /**
- * /help-center: the help centre landing page (SPEC §2), with topic cards linking to the article
- * lists and the 'Report a problem' entry that exports a support bundle.
+ * /help-center: search, the topics (help categories from the server, in the user's language)
+ * and the 'Report a problem' entry that exports a support bundle.
  */
 export function HelpCenterScreen() {
-  const { t } = useTranslation('replay');
+  const { t } = useTranslation('help');
+  const [params] = useSearchParams();
+  const q = (params.get('q') ?? '').trim();
+  const categories = useHelpCategories();
   return (
     <div className="rf-help" data-testid="help-center">
       <header className="rf-help__hero">
-        <h1>{t('helpTitle')}</h1>
-        <p>{t('helpIntro')}</p>
+        <h1>{t('centerTitle')}</h1>
+        <p>{t('centerIntro')}</p>
+        <HelpSearchForm key={q} initial={q} />
       </header>
+      {q ? <SearchResults q={q} /> : null}
       <section aria-labelledby="rf-help-topics">
         <h2 id="rf-help-topics">{t('topicsTitle')}</h2>
-        <ul className="rf-help__topics">
-          {TOPICS.map((topic) => (
-            <li key={topic.key} className="rf-help__topic">
-              <h3>{t(`topic${topic.key}`)}</h3>
-              <p>{t(`topic${topic.key}Text`)}</p>
-              <Link to={`/help-list/${topic.list}`}>{t('browseArticles')}</Link>
-            </li>
-          ))}
-        </ul>
+        {categories.status === 'loading' ? (
+          <p className="rf-help-muted">{t('loading')}</p>
+        ) : categories.status === 'error' ? (
+          <p className="rf-help-error" role="alert">
+            {t('loadFailed', { msg: categories.msg })}
+          </p>
+        ) : (
+          <ul className="rf-help__topics">
+            {categories.data.map((c) => (
+              <li key={c.id} className="rf-help__topic" data-testid="help-topic">
+                <h3>
+                  <Link to={`/help-list/${c.id}`}>{c.title}</Link>
+                </h3>
+                <p>{c.summary}</p>
+                <span className="rf-help-muted">{t('articleCount', { count: c.count })}</span>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
       <ReportProblem />
     </div>

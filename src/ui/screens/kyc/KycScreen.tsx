@@ -7,6 +7,8 @@ import type { KycStateName } from '../../../machines/kycMachine.ts';
 import { PRODUCT_NAME } from '../../../protocol/user.ts';
 import { useSessionSend } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
+import { SettingsNav } from '../settings/SettingsNav.tsx';
+import '../settings/settings.css';
 import { Button } from '../../components/Button.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { KycForm } from './KycForm.tsx';
@@ -61,6 +63,7 @@ export function KycScreen() {
   return (
     <AccountLayout
       title={t('title')}
+      sub={<SettingsNav />}
       actions={
         badge ? (
           <span className={`kyc-badge kyc-badge--${badge}`} data-testid="kyc-badge">

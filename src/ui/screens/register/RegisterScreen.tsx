@@ -10,8 +10,8 @@ import { FormField } from '../login/FormField.tsx';
 import { PasswordCodeForm } from '../login/PasswordCodeForm.tsx';
 
 /**
- * /register (SPEC §2, §5). The referral code is optional and prefilled from `?inviteCode=`
- * or `?ref=`. Submitting with the agreement unchecked shows the inline agreement message and
+ * /register (SPEC §2, §5). The referral code is optional and prefilled from `?code=` (the
+ * invitation link of /my/rebate), `?inviteCode=` or `?ref=`. Submitting with the agreement unchecked shows the inline agreement message and
  * the 'Please check the user agreement' prompt; on success the server msg is toasted and the
  * user lands on /login with the email prefilled.
  */
@@ -20,7 +20,7 @@ export function RegisterScreen() {
   const api = useApi();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [inviteCode, setInviteCode] = useState(() => params.get('inviteCode') ?? params.get('ref') ?? '');
+  const [inviteCode, setInviteCode] = useState(() => params.get('code') ?? params.get('inviteCode') ?? params.get('ref') ?? '');
   const [agree, setAgree] = useState(false);
   const [agreeError, setAgreeError] = useState(false);
 

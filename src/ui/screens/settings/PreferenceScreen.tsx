@@ -7,6 +7,7 @@ import { THEMES } from '../../theme/themes.ts';
 import { AvatarEditor } from './AvatarEditor.tsx';
 import { KlineColorEditor } from './KlineColorEditor.tsx';
 import { NicknameEditor } from './NicknameEditor.tsx';
+import { NotifyPrefsEditor } from './NotifyPrefsEditor.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 import { ReportProblem } from '../../components/ReportProblem.tsx';
 
@@ -56,6 +57,10 @@ export function PreferenceScreen() {
             ))}
           </div>
         </div>
+      </section>
+      <section className="settings-card" aria-label={t('help:notifyTitle')}>
+        <h2 className="settings-card__title">{t('help:notifyTitle')}</h2>
+        <NotifyPrefsEditor />
       </section>
       <ReportProblem />
     </SettingsPage>

@@ -128,6 +128,9 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       loggedIn={account.loggedIn}
       available={available}
       lastPrice={last}
+      markPrice={market.ticker.ticker?.mark ?? null}
+      account={account}
+      hotkeys={device === 'desktop'}
       pickedPrice={picked}
       lastOrderFrame={account.lastOrderFrame}
       contract={contract}
