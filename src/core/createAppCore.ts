@@ -18,6 +18,7 @@ import { createUserStreams, type UserStreams } from './userStreams.ts';
 import { createScreenMachines, type ScreenMachines } from './screenMachines.ts';
 import { createUiTimers, type UiTimers } from './timers.ts';
 import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
+import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -49,6 +50,8 @@ export interface AppCore {
   machines: ScreenMachines;
   /** Cosmetic UI time (carousel, countdowns) on the unrecorded clock: src/core/timers.ts. */
   timers: UiTimers;
+  /** The user's close / close-all confirmations (src/core/positionPrefs.ts). */
+  positionPrefs: PositionPrefsStore;
   /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
   state(): CoreState;
   /** Invariant violations visible in the streams now. */
@@ -197,7 +200,17 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   };
   user$ = streams.user;
   const screens = createScreenActors();
-  const machines = createScreenMachines({ api, clock, userFrames$, screens, tradingApi: streams.user.tradingApi, defer: options.defer });
+  const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$: follow(sessionActor, (snap) => snap.context.userInfo?.id ?? null) });
+  const machines = createScreenMachines({
+    api,
+    clock,
+    userFrames$,
+    screens,
+    tradingApi: streams.user.tradingApi,
+    positionPrefs,
+    newId: () => ports.random.id(),
+    defer: options.defer,
+  });
   const persisted = (a: { getPersistedSnapshot(): unknown }) => a.getPersistedSnapshot();
 
   return {
@@ -214,6 +227,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     streams,
     machines,
     timers: createUiTimers(rawPorts.clock),
+    positionPrefs,
     state() {
       const m = streams.market.state();
       const u = streams.user.state();
@@ -224,6 +238,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     stop() {
       for (const s of subs) s.unsubscribe();
       machines.stop();
+      positionPrefs.stop();
       streams.market.stop();
       streams.user.stop();
       sessionActor.stop();

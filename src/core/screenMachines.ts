@@ -12,6 +12,10 @@ import type { InboundFrame } from '../machines/socketMachine.ts';
 import { voucherMachine, type MergeRequest } from '../machines/voucherMachine.ts';
 import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
 import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
+import { closeMachine, type CloseRequest } from '../machines/closeMachine.ts';
+import { tpslMachine, type TpslRequest } from '../machines/tpslMachine.ts';
+import type { Order, Position } from '../protocol/trading.ts';
+import type { PositionPrefsStore } from './positionPrefs.ts';
 import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
 import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
@@ -60,6 +64,10 @@ export interface ScreenMachinesDeps {
   userFrames$: Observable<InboundFrame>;
   screens: ScreenActors;
   tradingApi: (contract: ContractKind) => TradingApi;
+  /** The user's close confirmations (close / close all), read by the close machine's guards. */
+  positionPrefs?: PositionPrefsStore;
+  /** Client order ids of closes (the Random port). */
+  newId?: () => string;
   defer?: (fn: () => void) => void;
 }
 
@@ -119,6 +127,26 @@ const logicOf = (deps: ScreenMachinesDeps) => {
         apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
       },
     }),
+    close: (contract: ContractKind) =>
+      closeMachine.provide({
+        actors: {
+          close: fromPromise<Order, CloseRequest>(({ input, signal }) => deps.tradingApi(contract).closePositionWith(input, signal)),
+          closeAll: fromPromise<Order[], void>(({ signal }) => deps.tradingApi(contract).closeAll(signal)),
+        },
+        guards: {
+          confirmClose: () => deps.positionPrefs?.get().confirmClose ?? true,
+          confirmCloseAll: () => deps.positionPrefs?.get().confirmCloseAll ?? true,
+        },
+        actions: {
+          savePref: (_, params: { kind: 'close' | 'closeAll'; dontAsk: boolean }) => {
+            if (params.dontAsk) deps.positionPrefs?.set(params.kind === 'close' ? { confirmClose: false } : { confirmCloseAll: false });
+          },
+        },
+      }),
+    tpsl: (contract: ContractKind) =>
+      tpslMachine.provide({
+        actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
+      }),
     order: (contract: ContractKind) =>
       orderMachine.provide({
         actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
@@ -137,6 +165,8 @@ export type ConvertActor = Actor<Logic['convert']>;
 export type CopyFollowActor = Actor<Logic['copyFollow']>;
 export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
 export type CopyApplyActor = Actor<Logic['copyApply']>;
+export type CloseActor = Actor<ReturnType<Logic['close']>>;
+export type TpslActor = Actor<ReturnType<Logic['tpsl']>>;
 
 /** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
 export type MachineRequest =
@@ -149,6 +179,8 @@ export type MachineRequest =
   | { name: 'copyFollow' }
   | { name: 'copyUnfollow' }
   | { name: 'copyApply' }
+  | { name: 'close'; contract: ContractKind }
+  | { name: 'tpsl'; contract: ContractKind }
   | { name: 'order'; contract: ContractKind; input: OrderInput };
 
 export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
@@ -169,7 +201,11 @@ export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
                 ? CopyUnfollowActor
                 : R extends { name: 'copyApply' }
                   ? CopyApplyActor
-                  : OrderActor;
+                  : R extends { name: 'close' }
+                    ? CloseActor
+                    : R extends { name: 'tpsl' }
+                      ? TpslActor
+                      : OrderActor;
 
 export interface ScreenMachines {
   /** The live actor of `req.name`, created and started now if there is none. */
@@ -182,7 +218,8 @@ export interface ScreenMachines {
 }
 
 /** One actor per screen, and per contract and symbol for the order ticket (a new pair is a new ticket). */
-const keyOf = (req: MachineRequest): string => (req.name === 'order' ? `order:${req.contract}:${req.input.symbol}` : req.name);
+const keyOf = (req: MachineRequest): string =>
+  req.name === 'order' ? `order:${req.contract}:${req.input.symbol}` : req.name === 'close' || req.name === 'tpsl' ? `${req.name}:${req.contract}` : req.name;
 
 interface Entry {
   actor: Actor<AnyActorLogic>;
@@ -258,6 +295,14 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
       }
       case 'order':
         actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
+        break;
+      case 'close': {
+        const newId = deps.newId ?? (() => `c${clock.now().toString(36)}`);
+        actor = createActor(logic.close(req.contract), { clock, input: { newId } }) as unknown as Actor<AnyActorLogic>;
+        break;
+      }
+      case 'tpsl':
+        actor = createActor(logic.tpsl(req.contract), { clock }) as unknown as Actor<AnyActorLogic>;
         break;
     }
     actor.start();

@@ -3,7 +3,7 @@ import { ApiError, NetworkError } from '../api/client.ts';
 import type { OrderAck, PlaceFailure, PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { Page } from '../protocol/envelope.ts';
 import type { ContractKind } from '../protocol/market.ts';
-import { TRADING_PATHS, type Balance, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../protocol/trading.ts';
+import { TRADING_PATHS, type Balance, type ClosePositionBody, type Fill, type LedgerEntry, type Order, type PlaceOrderBody, type Position } from '../protocol/trading.ts';
 
 /**
  * The trade screen's calls to the trading REST API (src/protocol/trading.ts, docs/TRADING.md),
@@ -15,6 +15,10 @@ const path = (p: string) => p.replace(/^\/api/, '');
 
 /** How many history rows the screen loads (one page, newest first). */
 export const HISTORY_PAGE_SIZE = 50;
+
+/** The account panel's paged histories. */
+export type HistoryList = 'orderHistory' | 'fills' | 'ledger';
+const HISTORY_PATHS = { orderHistory: 'orderHistory', fills: 'fills', ledger: 'ledger' } as const;
 
 /** The rows of a paged answer (`Page.list`), or the answer itself when the call is not paged. */
 export function listOf<T>(data: Page<T> | T[]): T[] {
@@ -81,7 +85,24 @@ export function tradingApi(api: ApiClient, contract: ContractKind) {
     ledger: () => api.get<Page<LedgerEntry> | LedgerEntry[]>(path(TRADING_PATHS.ledger), { wallet: contract, page: 1, pageSize: HISTORY_PAGE_SIZE }).then(listOf),
     cancelOrder: (orderId: string) => api.post<Order>(path(TRADING_PATHS.cancelOrder), { orderId }),
     closePosition: (positionId: string, clientOrderId: string) => api.post<Order>(path(TRADING_PATHS.closePosition), { positionId, clientOrderId }),
-    setTpSl: (positionId: string, tp: number | null, sl: number | null) => api.post<Position>(path(TRADING_PATHS.tpsl), { positionId, tp, sl }),
+    setTpSl: (positionId: string, tp: number | string | null, sl: number | string | null, signal?: AbortSignal) =>
+      api.post<Position>(path(TRADING_PATHS.tpsl), { positionId, tp, sl }, signal ? { signal } : {}),
+    /** Market close (no price) or limit close (price) of `qty` (default the whole position); decimal strings. */
+    closePositionWith: (req: { positionId: string; clientOrderId: string; qty?: string; price?: string }, signal?: AbortSignal) => {
+      const body: ClosePositionBody = { positionId: req.positionId, clientOrderId: req.clientOrderId };
+      if (req.qty !== undefined) body.qty = req.qty;
+      if (req.price !== undefined) body.price = req.price;
+      return api.post<Order>(path(TRADING_PATHS.closePosition), body, signal ? { signal } : {});
+    },
+    /** Market-closes every open position of this contract kind. */
+    closeAll: (signal?: AbortSignal) => api.post<Order[]>(path(TRADING_PATHS.closeAll), { contract }, signal ? { signal } : {}),
+    /** Changes a pending order's price and/or quantity in place (decimal strings). */
+    editOrder: (orderId: string, patch: { price?: string; qty?: string }) => api.post<Order>(path(TRADING_PATHS.editOrder), { orderId, ...patch }),
+    /** One page of a history list (newest first) with its total. */
+    historyPage: (list: HistoryList, page: number) => {
+      const q = list === 'ledger' ? { wallet: contract, page, pageSize: HISTORY_PAGE_SIZE } : { contract, page, pageSize: HISTORY_PAGE_SIZE };
+      return api.get<Page<Order | Fill | LedgerEntry>>(path(TRADING_PATHS[HISTORY_PATHS[list]]), q);
+    },
   };
 }
 

@@ -5,7 +5,8 @@ import type { ContractKind } from '../protocol/market.ts';
 import type { Balance, Fill, LedgerEntry, Order, Position } from '../protocol/trading.ts';
 import type { BalancesState, PositionsState } from '../streams/accountBooks.ts';
 import { balancesBook, bookState, positionsBook, type AccountBook } from './accountBooks.ts';
-import { tradingApi, type TradingApi } from './tradingApi.ts';
+import { tradingApi, type HistoryList, type TradingApi } from './tradingApi.ts';
+import type { Page } from '../protocol/envelope.ts';
 
 /**
  * The user side of the core (docs/ARCHITECTURE.md "The core's streams"):
@@ -28,6 +29,8 @@ export interface UserStreams {
   trading$(contract: ContractKind): Observable<TradingAccountState>;
   /** Reloads every reader's lists of `contract` (after an action whose frame may not cover every list). */
   refreshTrading(contract: ContractKind): void;
+  /** Loads the next page (50 rows) of a history list of every reader of `contract` (issue 14). */
+  loadMoreTrading(contract: ContractKind, list: HistoryList): void;
   tradingApi(contract: ContractKind): TradingApi;
   balances: AccountBook<BalancesState>;
   positions: AccountBook<PositionsState>;
@@ -49,6 +52,8 @@ export interface TradingAccountState {
   ledger: LedgerEntry[];
   /** Latest user-socket order frame of this contract, for the order ticket. */
   lastOrderFrame: Order | null;
+  /** Whether a history list has rows beyond those loaded (a 'Load more' button); absent = no. */
+  more?: Partial<Record<HistoryList, boolean>>;
 }
 
 /** Replaces the item with the same id or prepends it; drops it when `keep` says no. */
@@ -59,6 +64,8 @@ export function upsert<T extends { id: string }>(list: readonly T[], item: T, ke
 
 /** Whether an order belongs in the open-orders list (pending limit kinds of this contract). */
 export const isOpenOrder = (o: Order, contract: ContractKind): boolean => o.status === 'pending' && o.contract === contract;
+
+const HISTORY_LISTS: readonly HistoryList[] = ['orderHistory', 'fills', 'ledger'];
 
 const EMPTY_ACCOUNT: TradingAccountState = { loggedIn: false, balance: null, positions: [], openOrders: [], orderHistory: [], fills: [], ledger: [], lastOrderFrame: null };
 
@@ -138,7 +145,7 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
   };
 
   // ---- trading account readers ----------------------------------------------------------------
-  type Reader = { contract: ContractKind; reload(): void; frame(f: InboundFrame): void };
+  type Reader = { contract: ContractKind; reload(): void; frame(f: InboundFrame): void; more(list: HistoryList): void };
   const readers = new Set<Reader>();
   const apis = new Map<ContractKind, TradingApi>();
   const apiOf = (contract: ContractKind): TradingApi => {
@@ -176,12 +183,50 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
         take(api.balance(), 'balance');
         take(api.positions(), 'positions');
         take(api.openOrders(), 'openOrders');
-        take(api.orderHistory(), 'orderHistory');
-        take(api.fills(), 'fills');
-        take(api.ledger(), 'ledger');
+        for (const list of HISTORY_LISTS) {
+          const n = pages[list];
+          Promise.all(Array.from({ length: n }, (_, i) => api.historyPage(list, i + 1))).then(
+            (answers) => gen === generation && setList(list, answers, null),
+            () => {},
+          );
+        }
       };
+      /** The history rows of a page answer (a bare array counts as the only page). */
+      const rowsOf = (a: Page<unknown> | unknown[]) => (Array.isArray(a) ? { list: a, total: a.length } : { list: a.list, total: a.total });
+      const setList = (list: HistoryList, answers: (Page<unknown> | unknown[])[], prev: readonly unknown[] | null) => {
+        const seen = new Set<unknown>();
+        const rows: unknown[] = [];
+        const add = (xs: readonly unknown[]) => {
+          for (const x of xs) {
+            const id = (x as { id?: unknown }).id;
+            if (seen.has(id)) continue;
+            seen.add(id);
+            rows.push(x);
+          }
+        };
+        let total = 0;
+        if (prev) add(prev);
+        for (const a of answers) {
+          const r = rowsOf(a);
+          total = Math.max(total, r.total);
+          add(r.list);
+        }
+        set({ [list]: rows, more: { ...s.more, [list]: rows.length < total } } as Partial<TradingAccountState>);
+      };
+      const pages: Record<HistoryList, number> = { orderHistory: 1, fills: 1, ledger: 1 };
       const reader: Reader = {
         contract,
+        more(list) {
+          if (token === null || !s.more?.[list]) return;
+          pages[list] += 1;
+          const gen = generation;
+          api.historyPage(list, pages[list]).then(
+            (a) => gen === generation && setList(list, [a], s[list]),
+            () => {
+              pages[list] -= 1;
+            },
+          );
+        },
         reload() {
           if (reloadQueued) return;
           reloadQueued = true;
@@ -213,6 +258,7 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
         token = t;
         if (t === null) {
           generation += 1;
+          pages.orderHistory = pages.fills = pages.ledger = 1;
           if (was || s.loggedIn) set({ ...EMPTY_ACCOUNT, lastOrderFrame: s.lastOrderFrame });
         } else if (!was) {
           set({ loggedIn: true });
@@ -230,6 +276,9 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
     trading$,
     refreshTrading(contract) {
       for (const r of readers) if (r.contract === contract) r.reload();
+    },
+    loadMoreTrading(contract, list) {
+      for (const r of readers) if (r.contract === contract) r.more(list);
     },
     tradingApi: apiOf,
     balances: balancesOwned,

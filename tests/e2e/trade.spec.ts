@@ -87,7 +87,8 @@ async function tradeFlow(page: Page, shot: string): Promise<void> {
   await page.screenshot({ path: `screenshots/trade-${shot}-position.png`, fullPage: true });
 
   // Close it.
-  await row.getByRole('button', { name: 'Close' }).click();
+  await row.getByRole('button', { name: 'Close', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText(/^Position closed 0\.0\d+ BTC at [\d,]+\.\d+$/)).toBeVisible();
   await expect(page.getByTestId('position-row')).toHaveCount(0);
 

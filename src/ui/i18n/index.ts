@@ -18,6 +18,7 @@ import { replay } from './resources/replay.ts';
 import { wallet } from './resources/wallet.ts';
 import { convert } from './resources/convert.ts';
 import { orderForm } from './resources/orderForm.ts';
+import { positions } from './resources/positions.ts';
 import { referral } from './resources/referral.ts';
 import { help } from './resources/help.ts';
 import { dashboard } from './resources/dashboard.ts';
@@ -44,6 +45,7 @@ export const FEATURES = {
   wallet,
   convert,
   orderForm,
+  positions,
   referral,
   help,
   dashboard,

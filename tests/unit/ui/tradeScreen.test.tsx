@@ -211,11 +211,22 @@ describe('trade screen', () => {
     const row = await screen.findByTestId('position-row');
     expect(within(row).getByTestId('liq-price').textContent).toBe('58,825.50');
     await act(async () => {
-      fireEvent.click(within(row).getByRole('button', { name: 'Close' }));
+      fireEvent.click(within(row).getByRole('button', { name: 'Close', exact: true } as never));
+    });
+    await settle();
+    // issue 14: the close asks first, with the quantity, the estimated price and PnL
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('close-qty').textContent).toBe('0.010 BTC');
+    expect(within(dialog).getByTestId('close-price').textContent).toMatch(/\(mark\)$/);
+    expect(within(dialog).getByTestId('close-pnl').textContent).toMatch(/USDT$/);
+    expect(h.http.requests.find((r) => r.method === 'POST' && r.path === '/trade/position/close')).toBeUndefined();
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     });
     await settle();
     const close = h.http.requests.find((r) => r.method === 'POST' && r.path === '/trade/position/close');
     expect(close?.body).toMatchObject({ positionId: 'p1' });
+    expect((close?.body as Record<string, unknown>).qty).toBeUndefined();
     // the toast says what happened: how much closed, at what price, to the instrument's precision
     await waitFor(() => expect(toast.getHistory().map((x) => ('title' in x ? x.title : null))).toContain('Position closed 0.500 BTC at 64,210.50'));
   });

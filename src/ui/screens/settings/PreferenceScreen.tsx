@@ -10,6 +10,7 @@ import { NicknameEditor } from './NicknameEditor.tsx';
 import { NotifyPrefsEditor } from './NotifyPrefsEditor.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 import { ReportProblem } from '../../components/ReportProblem.tsx';
+import { ConfirmPrefs } from './ConfirmPrefs.tsx';
 
 /**
  * /my/settings/preference: profile (nickname, avatar), kline colors, language and theme.
@@ -62,6 +63,7 @@ export function PreferenceScreen() {
         <h2 className="settings-card__title">{t('help:notifyTitle')}</h2>
         <NotifyPrefsEditor />
       </section>
+      {session.loggedIn ? <ConfirmPrefs /> : null}
       <ReportProblem />
     </SettingsPage>
   );

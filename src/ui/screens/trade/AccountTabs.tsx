@@ -1,15 +1,19 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
 import { formatNumber, formatPercent } from '../../../format/number.ts';
 import type { SymbolInfo } from '../../../protocol/market.ts';
 import { Button } from '../../components/Button.tsx';
-import { Modal } from '../../components/Modal.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import type { Position } from '../../../protocol/trading.ts';
+import type { ContractKind } from '../../../protocol/market.ts';
+import type { Order, Position } from '../../../protocol/trading.ts';
+import type { HistoryList } from '../../../core/tradingApi.ts';
+import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { CloseAllDialog, CloseDialog, EditOrderDialog, TpslDialog } from './PositionDialogs.tsx';
 import type { TradingAccount } from './useTradingAccount.ts';
 
 export type AccountTab = 'positions' | 'openOrders' | 'orderHistory' | 'tradeHistory' | 'transactions';
@@ -36,7 +40,10 @@ export function AccountTabs({
   newId,
   tab,
   onTab,
+  contract = 'perp',
 }: {
+  /** The contract kind of the screen: the close / TP/SL machines are per kind. */
+  contract?: ContractKind;
   account: TradingAccount;
   symbols: readonly SymbolInfo[];
   newId: () => string;
@@ -45,8 +52,10 @@ export function AccountTabs({
   onTab: (tab: AccountTab) => void;
 }) {
   const { t } = useTranslation('trade');
+  void newId;
   const setTab = onTab;
-  const [editing, setEditing] = useState<Position | null>(null);
+  const [editOrder, setEditOrder] = useState<Order | null>(null);
+  const flows = usePositionFlows(contract, account, symbols);
   const pp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.pricePrecision ?? 2;
   const qp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.qtyPrecision ?? 3;
   /** Runs an account action; the toast says what happened, built from the server's answer. */
@@ -60,7 +69,6 @@ export function AccountTabs({
     }
   };
   const base = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.base ?? '';
-  const tpslDone = (tp: number | null, sl: number | null) => t(tp !== null && sl !== null ? 'tpslSet_both' : tp !== null ? 'tpslSet_tp' : sl !== null ? 'tpslSet_sl' : 'tpslSet_none');
   const cards = useDevice() === 'mobile';
   const sideCls = (p: Position) => (p.side === 'long' ? 'rf-up' : 'rf-down');
   const positionTitle = (p: Position) => (
@@ -70,7 +78,7 @@ export function AccountTabs({
   );
   /** A position's figures, drawn as table cells on wide screens and as labelled card fields on phones. */
   const positionCells = (p: Position): { col: (typeof POSITION_COLS)[number]; cls: string; value: ReactNode; testId?: string }[] => [
-    { col: 'size', cls: `rf-num ${sideCls(p)}`, value: formatNumber(p.qty, qp(p.symbol)) },
+    { col: 'size', cls: `rf-num ${sideCls(p)}`, value: formatNumber(p.qty, qp(p.symbol)), testId: 'position-size' },
     { col: 'entryPrice', cls: 'rf-num', value: formatNumber(p.entryPrice, pp(p.symbol)) },
     { col: 'markPrice', cls: 'rf-num', value: formatNumber(p.markPrice, pp(p.symbol)) },
     { col: 'liqPrice', cls: 'rf-num', value: formatNumber(p.liquidationPrice, pp(p.symbol)), testId: 'liq-price' },
@@ -86,24 +94,28 @@ export function AccountTabs({
   ];
   const positionActions = (p: Position) => (
     <>
-      <Button size="sm" variant="secondary" onClick={() => setEditing(p)}>
+      <Button size="sm" variant="secondary" onClick={() => flows.openTpsl(p)}>
         {t('editTpSl')}
       </Button>
-      <Button
-        size="sm"
-        variant="secondary"
-        onClick={() =>
-          act(account.api.closePosition(p.id, newId()), (o) =>
-            o.executedQty > 0
-              ? t('closedAt', { qty: formatNumber(o.executedQty, qp(p.symbol)), base: base(p.symbol), price: formatNumber(o.avgPrice, pp(p.symbol)) })
-              : t('closed'),
-          )
-        }
-      >
+      <Button size="sm" variant="secondary" onClick={() => flows.openClose(p, true)} data-testid="close-position">
         {t('closePosition')}
+      </Button>
+      <Button size="sm" variant="secondary" onClick={() => flows.openClose(p, false)}>
+        {t('positions:closeCustom')}
       </Button>
     </>
   );
+  /** Order kinds the trade texts may not name yet fall back to the positions texts. */
+  const kindText = (kind: Order['kind']) => t(`kind_${kind}`, { defaultValue: t(`positions:kind_${kind}`, { defaultValue: kind }) });
+  const moreButton = (list: HistoryList, shown: number) =>
+    account.more?.[list] ? (
+      <div className="rf-at-more">
+        <span>{t('positions:shownOf', { shown })}</span>
+        <Button size="sm" variant="secondary" onClick={() => account.loadMore(list)} data-testid={`load-more-${list}`}>
+          {t('positions:loadMore')}
+        </Button>
+      </div>
+    ) : null;
   const count = (k: AccountTab) => (k === 'positions' ? account.positions.length : k === 'openOrders' ? account.openOrders.length : null);
 
   const empty = (n: number, cols: number) =>
@@ -124,6 +136,13 @@ export function AccountTabs({
         items={TABS.map((k) => ({ key: k, label: count(k) ? `${t(`tab_${k}`)} (${count(k)})` : t(`tab_${k}`) }))}
       />
       <div className="rf-at-body" role="region" aria-label={t(`tab_${tab}`)} tabIndex={0}>
+        {tab === 'positions' && account.positions.length > 0 && (
+          <div className="rf-at-toolbar">
+            <Button size="sm" variant="secondary" onClick={() => flows.openCloseAll()} data-testid="close-all">
+              {t('positions:closeAll')}
+            </Button>
+          </div>
+        )}
         {tab === 'positions' && !cards && (
           <table className="rf-table" data-testid="positions">
             <thead>
@@ -186,12 +205,17 @@ export function AccountTabs({
                 <tr key={o.id} data-testid="open-order-row">
                   <td>{dateTime(o.createdAt)}</td>
                   <td>{o.symbol}</td>
-                  <td>{t(`kind_${o.kind}`)}</td>
+                  <td>{kindText(o.kind)}</td>
                   <td className={o.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(o.side)}</td>
                   <td className="rf-num">{o.kind === 'marketOpen' || o.kind === 'marketClose' ? t('market') : formatNumber(o.price, pp(o.symbol))}</td>
                   <td className="rf-num">{formatNumber(o.qty, qp(o.symbol))}</td>
                   <td className="rf-num">{formatNumber(o.executedQty, qp(o.symbol))}</td>
-                  <td>
+                  <td className="rf-at-actions">
+                    {EDITABLE.includes(o.kind) && (
+                      <Button size="sm" variant="secondary" onClick={() => setEditOrder(o)}>
+                        {t('positions:editOrder')}
+                      </Button>
+                    )}
                     <Button size="sm" variant="secondary" onClick={() => act(account.api.cancelOrder(o.id), () => t('st_canceled'))}>
                       {t('cancelOrder')}
                     </Button>
@@ -216,7 +240,7 @@ export function AccountTabs({
                 <tr key={o.id} data-testid="order-history-row">
                   <td>{dateTime(o.createdAt)}</td>
                   <td>{o.symbol}</td>
-                  <td>{t(`kind_${o.kind}`)}</td>
+                  <td>{kindText(o.kind)}</td>
                   <td className={o.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(o.side)}</td>
                   <td className="rf-num">{o.kind === 'marketOpen' || o.kind === 'marketClose' ? t('market') : formatNumber(o.price, pp(o.symbol))}</td>
                   <td className="rf-num">{o.executedQty > 0 ? formatNumber(o.avgPrice, pp(o.symbol)) : '--'}</td>
@@ -229,6 +253,7 @@ export function AccountTabs({
             </tbody>
           </table>
         )}
+        {tab === 'orderHistory' && moreButton('orderHistory', account.orderHistory.length)}
         {tab === 'tradeHistory' && (
           <table className="rf-table" data-testid="trade-history">
             <thead>
@@ -254,6 +279,7 @@ export function AccountTabs({
             </tbody>
           </table>
         )}
+        {tab === 'tradeHistory' && moreButton('fills', account.fills.length)}
         {tab === 'transactions' && (
           <table className="rf-table" data-testid="transactions">
             <thead>
@@ -280,40 +306,139 @@ export function AccountTabs({
             </tbody>
           </table>
         )}
+        {tab === 'transactions' && moreButton('ledger', account.ledger.length)}
       </div>
-      {editing && <TpSlDialog position={editing} onClose={() => setEditing(null)} onSave={(tp, sl) => act(account.api.setTpSl(editing.id, tp, sl), () => tpslDone(tp, sl)).then(() => setEditing(null))} />}
+      {flows.dialogs}
+      {editOrder && (
+        <EditOrderDialog
+          order={editOrder}
+          base={base(editOrder.symbol)}
+          pricePrecision={pp(editOrder.symbol)}
+          qtyPrecision={qp(editOrder.symbol)}
+          onClose={() => setEditOrder(null)}
+          onSave={async (patch) => {
+            const o = await account.api.editOrder(editOrder.id, patch);
+            toast.success(t('positions:edited', { qty: formatNumber(o.qty, qp(o.symbol)), base: base(o.symbol), price: formatNumber(o.price, pp(o.symbol)) }));
+            account.refresh();
+          }}
+        />
+      )}
     </section>
   );
 }
 
-/** Edits a position's TP/SL; an empty field removes it. */
-function TpSlDialog({ position, onClose, onSave }: { position: Position; onClose: () => void; onSave: (tp: number | null, sl: number | null) => Promise<unknown> }) {
+/** Open orders whose price and quantity can be edited in place. */
+const EDITABLE: readonly Order['kind'][] = ['limitOpen', 'limitClose', 'limitTakeProfit', 'limitStopLoss', 'stopLimit'];
+
+/**
+ * The close and TP/SL flows of the panel: the core's machines (src/core/screenMachines.ts) held
+ * while the panel is mounted, their dialogs, the live position sent to an open dialog, and the
+ * toasts of what happened (from the machines' emitted events).
+ */
+function usePositionFlows(contract: ContractKind, account: TradingAccount, symbols: readonly SymbolInfo[]) {
   const { t } = useTranslation('trade');
-  const [tp, setTp] = useState(position.tp === null ? '' : String(position.tp));
-  const [sl, setSl] = useState(position.sl === null ? '' : String(position.sl));
-  const num = (s: string) => (s.trim() === '' || !Number.isFinite(Number(s)) ? null : Number(s));
-  return (
-    <Modal
-      open
-      onClose={onClose}
-      title={`${t('editTpSl')} · ${position.symbol}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t('common:cancel')}
-          </Button>
-          <Button onClick={() => onSave(num(tp), num(sl))}>{t('save')}</Button>
-        </>
-      }
-    >
-      <label className="rf-op-field">
-        <span>{t('takeProfit')}</span>
-        <input inputMode="decimal" value={tp} aria-label={t('takeProfit')} onChange={(e) => setTp(e.target.value)} />
-      </label>
-      <label className="rf-op-field">
-        <span>{t('stopLoss')}</span>
-        <input inputMode="decimal" value={sl} aria-label={t('stopLoss')} onChange={(e) => setSl(e.target.value)} />
-      </label>
-    </Modal>
+  const [closeActor, sendClose] = useScreenActor({ name: 'close', contract });
+  const [tpslActor, sendTpsl] = useScreenActor({ name: 'tpsl', contract });
+  const closeState = useSelector(closeActor, (s) => s.value);
+  const closeCtx = useSelector(closeActor, (s) => s.context);
+  const tpslState = useSelector(tpslActor, (s) => s.value);
+  const tpslCtx = useSelector(tpslActor, (s) => s.context);
+  const rulesOf = useCallback(
+    (symbol: string) => {
+      const s = symbols.find((x) => x.symbol === symbol);
+      return {
+        qtyPrecision: s?.qtyPrecision ?? 3,
+        qtyStep: s?.qtyStep ?? 0.001,
+        minOrderQuantity: s?.minOrderQuantity ?? 0.001,
+        pricePrecision: s?.pricePrecision ?? 2,
+        tickSize: s?.tickSize ?? 0.01,
+      };
+    },
+    [symbols],
   );
+  const baseOf = useCallback((symbol: string) => symbols.find((x) => x.symbol === symbol)?.base ?? '', [symbols]);
+
+  // The open dialogs follow the live position (mark, PnL, size): derived, not an intent.
+  const { positions, refresh } = account;
+  const closeId = closeCtx.position?.id ?? null;
+  const tpslId = tpslCtx.position?.id ?? null;
+  useEffect(() => {
+    if (closeId) sendClose({ type: 'close.position', position: positions.find((p) => p.id === closeId) ?? null }, { derived: true });
+    if (tpslId) sendTpsl({ type: 'tpsl.position', position: positions.find((p) => p.id === tpslId) ?? null }, { derived: true });
+  }, [positions, closeId, tpslId, sendClose, sendTpsl]);
+
+  // What happened, in the user's language.
+  useEffect(() => {
+    const subs = [
+      closeActor.on('closed', (e) => {
+        const o = e.order;
+        const pp = rulesOf(o.symbol).pricePrecision;
+        const qp = rulesOf(o.symbol).qtyPrecision;
+        if (o.executedQty > 0) toast.success(t('closedAt', { qty: formatNumber(o.executedQty, qp), base: baseOf(o.symbol), price: formatNumber(o.avgPrice, pp) }));
+        else if (o.kind === 'limitClose') toast.success(t('positions:limitPlaced', { qty: formatNumber(o.qty, qp), base: baseOf(o.symbol), price: formatNumber(o.price, pp) }));
+        else toast.success(t('closed'));
+        refresh();
+      }),
+      closeActor.on('closedAll', (e) => {
+        toast.success(t('positions:closedAll', { count: e.orders.length }));
+        refresh();
+      }),
+      closeActor.on('closeFailed', (e) => void toast.error(e.msg)),
+      tpslActor.on('tpslSaved', (e) => {
+        const { tp, sl } = e.request;
+        toast.success(t(tp !== null && sl !== null ? 'tpslSet_both' : tp !== null ? 'tpslSet_tp' : sl !== null ? 'tpslSet_sl' : 'tpslSet_none'));
+        refresh();
+      }),
+      tpslActor.on('tpslFailed', (e) => void toast.error(e.msg)),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [closeActor, tpslActor, refresh, t, rulesOf, baseOf]);
+
+  const closeOpen = (closeState === 'editing' || closeState === 'submitting') && closeCtx.dialog;
+  const dialogs = (
+    <>
+      {closeOpen && (
+        <CloseDialog
+          ctx={closeCtx}
+          pending={closeState === 'submitting'}
+          base={baseOf(closeCtx.position?.symbol ?? '')}
+          onMode={(mode) => sendClose({ type: 'close.mode', mode })}
+          onQty={(text) => sendClose({ type: 'close.qty', text })}
+          onPct={(pct) => sendClose({ type: 'close.pct', pct })}
+          onPrice={(text) => sendClose({ type: 'close.price', text })}
+          onDontAsk={(on) => sendClose({ type: 'close.dontAsk', on })}
+          onConfirm={() => sendClose({ type: 'close.confirm' })}
+          onCancel={() => sendClose({ type: 'close.cancel' })}
+        />
+      )}
+      {closeState === 'confirmingAll' && (
+        <CloseAllDialog
+          positions={positions}
+          dontAsk={closeCtx.dontAsk}
+          pending={false}
+          onDontAsk={(on) => sendClose({ type: 'closeAll.dontAsk', on })}
+          onConfirm={() => sendClose({ type: 'closeAll.confirm' })}
+          onCancel={() => sendClose({ type: 'closeAll.cancel' })}
+        />
+      )}
+      {(tpslState === 'editing' || tpslState === 'saving') && (
+        <TpslDialog
+          ctx={tpslCtx}
+          pending={tpslState === 'saving'}
+          base={baseOf(tpslCtx.position?.symbol ?? '')}
+          onTp={(text) => sendTpsl({ type: 'tpsl.tp', text })}
+          onSl={(text) => sendTpsl({ type: 'tpsl.sl', text })}
+          onSave={() => sendTpsl({ type: 'tpsl.save' })}
+          onCancel={() => sendTpsl({ type: 'tpsl.cancel' })}
+        />
+      )}
+    </>
+  );
+  return {
+    dialogs,
+    openClose: (p: Position, quick: boolean) => sendClose({ type: 'close.open', position: p, rules: rulesOf(p.symbol), quick }),
+    openCloseAll: () => sendClose({ type: 'closeAll.open', count: positions.length }),
+    openTpsl: (p: Position) => sendTpsl({ type: 'tpsl.open', position: p, rules: rulesOf(p.symbol) }),
+  };
 }
+

@@ -152,7 +152,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
           {mobileTab === 'info' && rules}
         </div>
         <div className="rf-trade-panel">{panel}</div>
-        <AccountTabs account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
+        <AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
       </div>
     );
   }
@@ -174,7 +174,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       </div>
       <div className="rf-trade-panel">{panel}</div>
       <div className="rf-trade-account">
-        <AccountTabs account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
+        <AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import type { ContractKind } from '../../../protocol/market.ts';
 import type { Order } from '../../../protocol/trading.ts';
-import type { TradingApi } from '../../../core/tradingApi.ts';
+import type { HistoryList, TradingApi } from '../../../core/tradingApi.ts';
 import type { TradingAccountState } from '../../../core/userStreams.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { useStream } from '../../hooks/useStream.ts';
@@ -11,6 +11,8 @@ export interface TradingAccount extends TradingAccountState {
   api: TradingApi;
   /** Reload every list (after an action whose socket frame may not cover every list). */
   refresh: () => void;
+  /** The next 50 rows of a history list (issue 14: histories page beyond the first 50). */
+  loadMore: (list: HistoryList) => void;
   lastOrderFrame: Order | null;
 }
 
@@ -25,5 +27,6 @@ export function useTradingAccount(contract: ContractKind): TradingAccount {
   const state = useStream(useMemo(() => user.trading$(contract), [user, contract]), EMPTY);
   const refresh = useCallback(() => user.refreshTrading(contract), [user, contract]);
   const api = useMemo(() => user.tradingApi(contract), [user, contract]);
-  return { ...state, api, refresh };
+  const loadMore = useCallback((list: HistoryList) => user.loadMoreTrading(contract, list), [user, contract]);
+  return { ...state, api, refresh, loadMore };
 }
