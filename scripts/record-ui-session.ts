@@ -25,6 +25,7 @@ import { checkExpectations, type Expectation, type FixtureExpect } from '../src/
 import { parseReplayText, type ParsedLog } from '../src/core/replay/parse.ts';
 import type { LogRecord } from '../src/ports/eventLog.ts';
 import { CONVERT_MSG, CONVERT_PATHS } from '../src/protocol/convert.ts';
+import { COPY_PATHS } from '../src/protocol/copy.ts';
 import { MONEY_PATHS, WALLET_MSG } from '../src/protocol/wallet.ts';
 import { USER_MSG } from '../src/protocol/user.ts';
 
@@ -485,6 +486,48 @@ async function main(): Promise<void> {
             { atSeq: converted, select: 'session.value', equals: { loggedIn: 'idle' } },
             { atSeq: btc, select: 'streams.balances.fund:BTC.available', equals: answer?.data?.toAmount ?? 'missing', note: 'the fund wallet received exactly the quoted amount' },
             { atSeq: last, select: 'streams.balances.fund:USDT.available', equals: '9900.000000', note: '10,000 held, 100 converted, fee 0' },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
+          ];
+        },
+      },
+      {
+        name: 'copy-follow-ui',
+        description: 'Copy trading through the real UI (issue 15): Google-authenticator login, /copy, Copy on the simulated lead trader Aurora Quant, the follow dialog (2,000 USDT from the fund wallet, ratio 0.5); the trader\'s next order (placed now through the dev endpoint) is mirrored by the server and the copied position appears live from the `copy` frame; Stop copying, closing the positions: the copy ends and its cash goes back.',
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1000);
+          await navigate(page, '/copy');
+          const copy = page.getByTestId('cp-copy-9000001');
+          await copy.waitFor();
+          await page.waitForTimeout(800);
+          await copy.click();
+          const dialog = page.getByRole('dialog');
+          await dialog.getByTestId('cp-amount').fill('2000');
+          await dialog.getByTestId('cp-ratio').fill('0.5');
+          await page.waitForTimeout(300);
+          await dialog.getByTestId('cp-follow-submit').click();
+          await dialog.getByTestId('cp-follow-done').click();
+          await page.getByTestId('cp-follow-9000001').waitFor();
+          await page.waitForTimeout(1000);
+          await api(server, COPY_PATHS.devTrade, { traderId: 9_000_001, symbol: 'BTCUSDT', side: 'buy', qty: 0.02, kind: 'marketOpen', leverage: 10 });
+          await page.getByTestId('cp-my-position').first().waitFor();
+          await page.waitForTimeout(1200);
+          await page.getByTestId('cp-unfollow-9000001').click();
+          await dialog.getByTestId('cp-unfollow-close').check();
+          await dialog.getByTestId('cp-unfollow-confirm').click();
+          await dialog.getByTestId('cp-unfollow-done').click();
+          await page.getByTestId('cp-my-positions-empty').waitFor();
+          await page.waitForTimeout(1500);
+        },
+        expect(log, last) {
+          const followed = responseTo(log, COPY_PATHS.follow);
+          const fund = frameWith(log, 'balance', '"wallet":"fund"', '"available":"8000.000000"');
+          const copied = frameWith(log, 'copy', '"event":"order"', '"status":"filled"');
+          const unfollowed = responseTo(log, COPY_PATHS.unfollow);
+          if (!(followed < copied && copied < unfollowed)) throw new Error(`follow @${followed}, copied order @${copied}, unfollow @${unfollowed} out of order`);
+          return [
+            { atSeq: followed, select: 'session.value', equals: { loggedIn: 'idle' } },
+            { atSeq: fund, select: 'streams.balances.fund:USDT.available', equals: '8000.000000', note: '2,000 USDT moved from the fund wallet into the copy wallet' },
             { atSeq: last, select: 'streams.rejected', equals: 0 },
           ];
         },

@@ -111,3 +111,17 @@ test.describe('copy trading', () => {
     await expect(page.getByTestId('cp-trader-copy')).toBeVisible();
   });
 });
+
+test('the copy screens in Japanese and Korean, both themes (screenshots)', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const [lang, title] of [['jp', 'コピートレード'], ['ko', '카피 트레이딩']] as const) {
+    await presetStorage(page, { lang, theme: 'dark' });
+    await page.goto('/copy');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page.getByTestId(`cp-trader-${AURORA}`)).toBeVisible();
+    await themeShots(page, `copy-${lang}`);
+    await page.goto(`/copy/trader/${AURORA}`);
+    await expect(page.getByTestId('cp-trader-name')).toHaveText('Aurora Quant');
+    await themeShots(page, `copy-trader-${lang}`);
+  }
+});

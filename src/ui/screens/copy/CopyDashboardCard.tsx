@@ -14,7 +14,7 @@ export function CopyDashboardCard() {
   const upnl = ps ? String(ps.reduce((s, p) => s + Number(p.unrealizedPnl), 0)) : '0';
   return (
     <section className="acct-card cp-dash" aria-labelledby="cp-dash-h" data-testid="dash-copy">
-      <h2 id="cp-dash-h">{t('dashTitle')}</h2>
+      <h2 className="acct-card__title" id="cp-dash-h">{t('dashTitle')}</h2>
       <dl className="cp-stats">
         <div><dt>{t('dashCopies')}</dt><dd className="rf-num">{active ?? '—'}</dd></div>
         <div><dt>{t('dashPositions')}</dt><dd className="rf-num">{ps ? ps.length : '—'}</dd></div>
