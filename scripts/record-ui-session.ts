@@ -533,6 +533,60 @@ async function main(): Promise<void> {
         },
       },
       {
+        name: 'flip-partial-close-ui',
+        controlled: true,
+        description: 'One-way netting and closing through the real UI (issue 14): Google-authenticator login, the BTCUSDT USDT-M order form: a market long 0.05 (the preview says "Opens long 0.05"), then a market sell of 0.08 whose preview says "Flips to short 0.03": the long closes and a short 0.03 opens with the rest; then Close on the position, 50 % in the confirmation dialog (quantity, estimated price and PnL shown), confirm: the short halves to 0.015.',
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1200);
+          await navigate(page, '/mFutures/BTCUSDT');
+          const panel = page.getByRole('region', { name: 'Place order' });
+          await page.getByTestId('available').waitFor();
+          await page.waitForTimeout(1500);
+          await panel.getByRole('tab', { name: 'Market' }).click();
+          const side = async (name: 'Buy' | 'Sell') => panel.getByRole('radiogroup', { name: 'Side' }).getByRole('radio', { name, exact: true }).click();
+          await side('Buy');
+          await panel.getByLabel('Quantity').fill('0.05');
+          await panel.getByTestId('order-preview').getByText('Opens long 0.05').waitFor();
+          await panel.getByRole('button', { name: 'Buy / Long' }).click();
+          const row = page.getByTestId('position-row');
+          await row.getByText('Long').first().waitFor();
+          await page.waitForTimeout(1000);
+          await side('Sell');
+          await panel.getByLabel('Quantity').fill('0.08');
+          await panel.getByTestId('order-preview').getByText('Flips to short 0.03').waitFor();
+          await page.waitForTimeout(500);
+          await panel.getByRole('button', { name: 'Sell / Short' }).click();
+          await row.getByText('Short').first().waitFor();
+          await page.waitForTimeout(1000);
+          await row.getByRole('button', { name: 'Close', exact: true }).click();
+          const dialog = page.getByRole('dialog');
+          await dialog.getByRole('button', { name: '50% of the position' }).click();
+          await dialog.getByTestId('close-pnl').waitFor();
+          await page.waitForTimeout(500);
+          await dialog.getByTestId('close-confirm').click();
+          await page.getByText(/^Position closed 0\.015 BTC at /).waitFor();
+          await page.waitForTimeout(1500);
+        },
+        expect(log, last) {
+          const frames = log.records.filter((r) => r.kind === 'ws.in' && typeof r.data === 'string' && r.data.includes('"type":"position"'));
+          const parsed = frames.map((r) => ({ seq: r.seq, p: (JSON.parse(r.data as string) as { data: { id: string; side: string; qty: number; closed?: boolean } }).data }));
+          const short = parsed.find((x) => x.p.side === 'short' && !x.p.closed);
+          if (!short) throw new Error('no short position frame: the flip did not happen');
+          const halved = parsed.find((x) => x.seq > short.seq && x.p.id === short.p.id && x.p.qty === 0.015);
+          if (!halved) throw new Error('no frame of the short at 0.015: the partial close did not happen');
+          const longClosed = parsed.find((x) => x.p.side === 'long' && x.p.closed);
+          return [
+            { atSeq: responseTo(log, '/user/info'), select: 'session.value', equals: { loggedIn: 'idle' } },
+            ...(longClosed ? [{ atSeq: longClosed.seq, select: 'streams.closedPositions.length', equals: 1, note: 'the flip closes the long first' }] : []),
+            { atSeq: short.seq, select: `streams.positions.${short.p.id}.side`, equals: 'short', note: 'the rest of the sell opens a short' },
+            { atSeq: short.seq, select: `streams.positions.${short.p.id}.qty`, equals: 0.03 },
+            { atSeq: halved.seq, select: `streams.positions.${short.p.id}.qty`, equals: 0.015, note: '50 % closed after the confirmation' },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
+          ];
+        },
+      },
+      {
         name: 'withdrawal-lock-ui',
         description: 'The withdrawal lock after a password change, through the real UI: Google-authenticator login, /my/settings/password (current, new and confirmed password, Confirm change); the user info now carries the 24-hour lock; /my/wallet/withdrawal refuses with the SPEC wording and the time left (24 h 0 min), and no withdrawal is sent.',
         async run(page, _ctl, { server, account }) {
