@@ -53,7 +53,7 @@ test('a support bundle exported from the help centre replays to the same state a
   await replayPage.screenshot({ path: testInfo.outputPath('replayed-help-center.png') });
 });
 
-for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui', 'convert-expired-ui', 'withdrawal-lock-ui', 'copy-follow-ui']) {
+for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui', 'convert-expired-ui', 'withdrawal-lock-ui', 'copy-follow-ui', 'flip-partial-close-ui']) {
   test(`${name}: recorded through the UI, replays in the browser to the same hash as headless`, async ({ page }) => {
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const spec = JSON.parse(readFileSync(`fixtures/sessions/${name}.expect.json`, 'utf8')) as { hash: string };
