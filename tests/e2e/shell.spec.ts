@@ -66,6 +66,9 @@ test.describe('desktop shell', () => {
   test('/mFutures redirects to /mFutures/BTCUSDT, /stdFuture to the stored pair', async ({ page }) => {
     await startEnglish(page, '/mFutures');
     await expect(page).toHaveURL(/\/mFutures\/BTCUSDT$/);
+    // The trade screen (a lazy chunk) stores the pair it shows once mounted: wait for that before
+    // storing another, or its write lands after ours.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('trade_pair'))).toBe('BTCUSDT');
     await page.evaluate(() => localStorage.setItem('trade_pair', 'ETHUSDT'));
     await page.goto('/stdFuture');
     await expect(page).toHaveURL(/\/stdFuture\/ETHUSDT$/);

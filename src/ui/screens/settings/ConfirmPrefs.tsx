@@ -1,8 +1,7 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_POSITION_PREFS, type PositionPrefs } from '../../../core/positionPrefs.ts';
+import type { PositionPrefs } from '../../../core/positionPrefs.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
-import { useStream } from '../../hooks/useStream.ts';
+import { useCurrent } from '../../hooks/useCurrent.ts';
 import '../trade/positions.css';
 
 /**
@@ -13,7 +12,7 @@ import '../trade/positions.css';
 export function ConfirmPrefs() {
   const { t } = useTranslation('positions');
   const store = useAppCore().positionPrefs;
-  const prefs = useStream(useMemo(() => store.prefs$, [store]), DEFAULT_POSITION_PREFS);
+  const prefs = useCurrent(store.prefs$, store.get);
   const row = (key: keyof PositionPrefs, label: string) => (
     <div className="settings-row">
       <label className="settings-row__title" htmlFor={`confirm-${key}`}>
