@@ -14,6 +14,7 @@ import { useDevice, useKlineSetting, useTheme } from '../../hooks/usePrefs.ts';
 import { klineColors } from '../../theme/klineColors.ts';
 import { AccountTabs, type AccountTab } from './AccountTabs.tsx';
 import { OrderPanel } from './OrderPanel.tsx';
+import { DesktopTradeLayout } from './DesktopTradeLayout.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { TradeHeader } from './TradeHeader.tsx';
 import { useTradeMarket } from './useTradeMarket.ts';
@@ -158,24 +159,27 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   }
 
   return (
-    <div className="rf-trade rf-trade--desktop" data-contract={contract}>
-      <TradeHeader symbol={symbol} contract={contract} symbols={market.symbols} info={info} ticker={market.ticker} onPick={onPick} />
-      <div className="rf-trade-main">
-        <Tabs label={t('marketViews')} active={chartTab} onChange={setChartTab} items={(['chart', 'depth', 'info'] as const).map((k) => ({ key: k, label: t(`tab_${k}`) }))} />
-        <div className="rf-trade-view">
-          {chartTab === 'chart' && chart}
-          {chartTab === 'depth' && depthChart}
-          {chartTab === 'info' && rules}
-        </div>
-      </div>
-      <div className="rf-trade-book">
-        {book}
-        {trades}
-      </div>
-      <div className="rf-trade-panel">{panel}</div>
-      <div className="rf-trade-account">
-        <AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
-      </div>
-    </div>
+    <DesktopTradeLayout
+      contract={contract}
+      head={<TradeHeader symbol={symbol} contract={contract} symbols={market.symbols} info={info} ticker={market.ticker} onPick={onPick} />}
+      chart={
+        <>
+          <Tabs label={t('marketViews')} active={chartTab} onChange={setChartTab} items={(['chart', 'depth', 'info'] as const).map((k) => ({ key: k, label: t(`tab_${k}`) }))} />
+          <div className="rf-trade-view">
+            {chartTab === 'chart' && chart}
+            {chartTab === 'depth' && depthChart}
+            {chartTab === 'info' && rules}
+          </div>
+        </>
+      }
+      book={
+        <>
+          {book}
+          {trades}
+        </>
+      }
+      panel={panel}
+      account={<AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />}
+    />
   );
 }
