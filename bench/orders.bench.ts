@@ -2,7 +2,7 @@
  * Order placement throughput through the real HTTP API: a fresh server (file SQLite in a temp
  * DATA_DIR, the trading engine on a ControlledMarketSource) and autocannon POSTing market orders
  * (each with a new clientOrderId) with one user's token. Reports placements per second and latency
- * percentiles. Every placement is one serialised database transaction (order, fill, position, four
+ * percentiles (autocannon in a worker thread, off the server's event loop). Every placement is one serialised database transaction (order, fill, position, four
  * ledger rows), so this measures the engine's write path, not just routing. Leverage 20: the
  * position grows by 60 USDT of notional per order, and a leverage above the maintenance bracket of
  * the grown notional is refused (100× is allowed only up to 500 000 USDT).
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
@@ -24,18 +25,41 @@ import { hashToken, newToken } from '../server/services/tokens.ts';
 import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
 import { createTrading } from '../server/trading/wiring.ts';
 
-/** The part of autocannon's API used here (the package ships no type declarations). */
-interface AutocannonResult {
+/** What the load worker sends back: autocannon's figures (it ships no type declarations). */
+interface LoadResult {
   requests: { average: number };
   latency: { p50: number; p99: number; max: number };
   non2xx: number;
   errors: number;
 }
-interface AutocannonRequest {
-  setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
-}
-type Autocannon = (opts: Record<string, unknown> & { requests?: AutocannonRequest[] }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+/**
+ * The load generator runs in a worker thread so its own work (building and parsing HTTP) is on
+ * the other core, not on the server's event loop it measures.
+ */
+const LOAD_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const autocannon = require(workerData.autocannon);
+let n = 0;
+autocannon({
+  url: workerData.url,
+  method: 'POST',
+  connections: workerData.connections,
+  duration: workerData.seconds,
+  headers: { 'content-type': 'application/json', authorization: workerData.token, client: 'web' },
+  requests: [{ setupRequest: (req) => {
+    n += 1;
+    return { ...req, body: JSON.stringify({ clientOrderId: 'b' + n, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 }) };
+  } }],
+}).then(
+  (raw) => {
+    // Off the main thread autocannon returns encoded histograms: aggregate them here.
+    const r = autocannon.aggregateResult([raw], { url: workerData.url, duration: workerData.seconds });
+    parentPort.postMessage({ ok: true, r: { requests: { average: r.requests.average }, latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max }, non2xx: r.non2xx, errors: r.errors } });
+  },
+  (e) => parentPort.postMessage({ ok: false, message: String(e) }),
+);
+`;
 
 const SECONDS = Number(process.env.BENCH_ORDERS_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_ORDERS_CONNECTIONS ?? 20);
@@ -56,22 +80,14 @@ export async function run(): Promise<Record<string, number | string>> {
   await createSession(db, { userId: user.id, tokenHash: hashToken(token), now: clock.now(), ip: '127.0.0.1', client: 'web' });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  let n = 0;
+  const worker = new Worker(LOAD_CODE, {
+    eval: true,
+    workerData: { url: `http://127.0.0.1:${port}/api/trade/order`, token, connections: CONNECTIONS, seconds: SECONDS, autocannon: createRequire(import.meta.url).resolve('autocannon') },
+  });
   try {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${port}/api/trade/order`,
-      method: 'POST',
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      headers: { 'content-type': 'application/json', authorization: token, client: 'web' },
-      requests: [
-        {
-          setupRequest: (req) => {
-            n += 1;
-            return { ...req, body: JSON.stringify({ clientOrderId: `b${n}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 }) };
-          },
-        },
-      ],
+    const result = await new Promise<LoadResult>((resolve, reject) => {
+      worker.on('message', (m: { ok: boolean; r?: LoadResult; message?: string }) => (m.ok && m.r ? resolve(m.r) : reject(new Error(m.message))));
+      worker.on('error', reject);
     });
     const placed = await db.selectFrom('trade_orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return {
@@ -85,6 +101,7 @@ export async function run(): Promise<Record<string, number | string>> {
       connections: CONNECTIONS,
     };
   } finally {
+    await worker.terminate();
     await app.close();
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });
