@@ -4,6 +4,18 @@ import react from '@vitejs/plugin-react';
 
 const serverPort = Number(process.env.PORT ?? 8080);
 
+/** The test files that run a second time on PostgreSQL (TEST_DATABASE=postgres, tests/server/testDb.ts). */
+const POSTGRES_TESTS = [
+  // the real server over HTTP/WS (tests/server/harness.ts and the harnesses built on it)
+  ...['compensation', 'copy', 'help', 'http', 'kyc', 'mailCodes', 'malformedRequests', 'moneyConvert', 'moneyDeposit', 'moneyHistory', 'moneyWithdraw']
+    .concat(['rateLimit', 'referral', 'trade', 'tradeNetting', 'tradeOrders', 'tradeRisk', 'userAccount', 'userAuth', 'vouchers', 'wsApp', 'wsRevocation'])
+    .map((f) => `tests/server/${f}.test.ts`),
+  // repositories, migrations and the ledger on a database of their own (tests/server/testDb.ts)
+  ...['copy', 'ledger', 'ledgerConcurrency', 'ledgerPost', 'money', 'paged', 'referral'].map((f) => `tests/server/${f}.prop.test.ts`),
+  'tests/server/migrations.test.ts',
+  'tests/server/openapi.test.ts',
+];
+
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
@@ -22,5 +34,19 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two runs (docs/DATABASE.md): every test on SQLite, and the tests that touch the database again on a
+    // real PostgreSQL that the `postgres` project's globalSetup starts from the system's binaries.
+    projects: [
+      { extends: true, test: { name: 'sqlite' } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_TESTS,
+          env: { TEST_DATABASE: 'postgres' },
+          globalSetup: ['tests/server/pgGlobalSetup.ts'],
+        },
+      },
+    ],
   },
 });

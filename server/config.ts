@@ -15,6 +15,11 @@ export interface ServerConfig {
   port: number;
   /** Holds `app.db` (SQLite) and `avatars/`. */
   dataDir: string;
+  /**
+   * DATABASE_URL=postgres://… runs on PostgreSQL (docs/DATABASE.md); null keeps SQLite in `dataDir`.
+   * Avatars stay in `dataDir` either way.
+   */
+  databaseUrl: string | null;
   /** Delete the database file before opening it (FRESH_DB=1, used by the e2e tests). */
   freshDb: boolean;
   logLevel: LogLevel;
@@ -88,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST ?? '127.0.0.1',
     port,
     dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL?.trim() || null,
     freshDb: flag(env.FRESH_DB, false),
     logLevel,
     exposeOutbox: flag(env.EXPOSE_OUTBOX, env.NODE_ENV !== 'production'),

@@ -1,6 +1,6 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { dbFile, openDb } from './db/connection.ts';
+import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { purgeMailSecrets } from './db/repos/mailCodes.ts';
 import { seedDemo } from './db/seed.ts';
@@ -14,8 +14,8 @@ import { createFeatures } from './features.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = openDb({ filename: dbFile(config.dataDir), fresh: config.freshDb });
-  await migrateToLatest(db);
+  const { db, dialect } = openDatabase(config);
+  await migrateToLatest(db, dialect);
   const clock = { now: () => Date.now() };
   await seedDemo(db, clock.now());
   // A database that ran in development may hold mailed codes in clear: production keeps none.
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     '',
     `  RiskFree trading platform: http://${config.host}:${port}/`,
     config.production ? `  Production mode (${mailNote})` : `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (${mailNote})`,
-    `  Data: ${config.dataDir}${config.serveStatic ? '' : ' (static files off)'}`,
+    `  Data: ${config.dataDir}${dialect === 'postgres' ? ' (database: PostgreSQL)' : ''}${config.serveStatic ? '' : ' (static files off)'}`,
     '',
   ];
   console.log(lines.join('\n'));

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
-import { dbFile, openDb } from '../db/connection.ts';
+import { openExistingDatabase } from '../db/connection.ts';
 import { COPY_MSG, COPY_PATHS } from '../../src/protocol/copy.ts';
+import { transact } from '../db/tx.ts';
 
 const USAGE = `Usage:
   npm run copy -- approve <email>
@@ -53,9 +53,9 @@ async function main(): Promise<void> {
       return;
     }
   }
-  const file = dbFile(config.dataDir);
-  if (!existsSync(file)) fail(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);
-  const db = openDb({ filename: file });
+  const opened = openExistingDatabase(config);
+  if (typeof opened === 'string') fail(opened);
+  const db = opened;
   try {
     const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (!user) fail(`No user ${email}.`);
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       return;
     }
     const now = Date.now();
-    const res = await db.transaction().execute(async (trx) => {
+    const res = await transact(db, async (trx) => {
       const a = await trx.selectFrom('copy_applications').selectAll().where('user_id', '=', user.id).where('status', '=', 'review').orderBy('id', 'desc').executeTakeFirst();
       if (!a) return null;
       const status = command === 'approve' ? 'approved' : 'rejected';

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { dbFile, openDb } from '../db/connection.ts';
+import { openExistingDatabase } from '../db/connection.ts';
 import { getKycStatus, listKycSubmissions, reviewKyc, userIdByEmail } from '../kyc/service.ts';
 import { KYC_MSG, KYC_PATHS } from '../../src/protocol/kyc.ts';
 import type { KycDecision } from '../../src/protocol/kyc.ts';
@@ -78,9 +77,9 @@ async function main(): Promise<void> {
       return;
     }
   }
-  const file = dbFile(config.dataDir);
-  if (!existsSync(file)) fail(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);
-  const db = openDb({ filename: file });
+  const opened = openExistingDatabase(config);
+  if (typeof opened === 'string') fail(opened);
+  const db = opened;
   try {
     const userId = await userIdByEmail(db, email);
     if (userId === undefined) fail(`No user ${email}.`);

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
-import { dbFile, openDb } from '../db/connection.ts';
+import { openExistingDatabase } from '../db/connection.ts';
 import { latestMails } from '../db/repos/mailCodes.ts';
 
 /** `npm run outbox -- [email]`: the latest mails (and their codes) from the database in DATA_DIR. Development only. */
@@ -10,13 +9,13 @@ async function main(): Promise<void> {
     console.error('NODE_ENV=production keeps no outbox: mail codes go only through SMTP (docs/SECURITY.md).');
     process.exit(1);
   }
-  const file = dbFile(config.dataDir);
-  if (!existsSync(file)) {
-    console.error(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);
+  const opened = openExistingDatabase(config);
+  if (typeof opened === 'string') {
+    console.error(opened);
     process.exit(1);
   }
   const email = process.argv[2]?.trim().toLowerCase() || undefined;
-  const db = openDb({ filename: file });
+  const db = opened;
   try {
     const mails = await latestMails(db, email, 20);
     if (mails.length === 0) console.log(email ? `No mail to ${email}.` : 'The outbox is empty.');

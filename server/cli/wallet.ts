@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { dbFile, openDb } from '../db/connection.ts';
+import { openExistingDatabase } from '../db/connection.ts';
 import type { Db } from '../db/connection.ts';
 import { findUserByEmail } from '../db/repos/users.ts';
 import type { FeatureDeps } from '../featureTypes.ts';
@@ -56,9 +55,9 @@ function line(w: Withdrawal): string {
 }
 
 async function offline<T>(run: (deps: FeatureDeps) => Promise<T>): Promise<T> {
-  const file = dbFile(loadConfig().dataDir);
-  if (!existsSync(file)) fail(`No database at ${file}. Start the server first (npm start) or set DATA_DIR.`);
-  const db: Db = openDb({ filename: file });
+  const opened = openExistingDatabase(loadConfig());
+  if (typeof opened === 'string') fail(opened);
+  const db: Db = opened;
   try {
     return await run({ db, clock: { now: () => Date.now() } });
   } finally {

@@ -6,6 +6,7 @@ import { DEMO_ACCOUNT } from '../services/accounts.ts';
 import { move } from '../ledger/post.ts';
 import { DAY_MS } from './rules.ts';
 import { activateOrder, runCompensationJobs, syncCompensation, withdrawCompensation } from './service.ts';
+import { transact } from '../db/tx.ts';
 
 /** A past realised loss of the demo: the close PnL and its closing fee, as the trading engine books them. */
 async function pastLoss(trx: Db, userId: number, pnl: string, fee: string, at: number): Promise<void> {
@@ -27,7 +28,7 @@ async function pastLoss(trx: Db, userId: number, pnl: string, fee: string, at: n
 export async function seedCompensationDemo(db: Db, now: number): Promise<boolean> {
   const demo = await findUserByEmail(db, DEMO_ACCOUNT.email);
   if (!demo) return false;
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const any = await trx.selectFrom('compensation_orders').select('id').where('user_id', '=', demo.id).executeTakeFirst();
     if (any) return false;
     const ago = (days: number, hours = 0) => now - days * DAY_MS - hours * 3_600_000;

@@ -18,6 +18,7 @@ import {
 } from './rules.ts';
 import { coveredUpTo, findOrder, lossCoveredBy, realisedSince, summaryOf, toCompensationDto } from './store.ts';
 import type { CompensationRow } from './store.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * The compensation programme's operations (docs/COMPENSATION.md). Every state change runs in one
@@ -42,7 +43,7 @@ class Abort extends Error {
 }
 
 async function inTransaction<T>(db: Db, run: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return transact(db, run);
 }
 
 async function guarded(run: () => Promise<ActionResult>): Promise<ActionResult> {

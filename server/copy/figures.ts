@@ -82,7 +82,8 @@ export async function traderFigures(db: Db, traderId: number, row: { nickname: s
 
 export async function listTraders(db: Db, now: number, sort: CopySort, q: string | undefined): Promise<CopyTrader[]> {
   let query = db.selectFrom('copy_traders').selectAll().where('status', '=', 'active');
-  if (q) query = query.where('nickname', 'like', `%${q.replace(/[%_\\]/g, '')}%`);
+  // Case-insensitive on both databases (SQLite's LIKE folds ASCII case, PostgreSQL's does not): lower() both sides.
+  if (q) query = query.where((eb) => eb(eb.fn('lower', ['nickname']), 'like', `%${q.replace(/[%_\\]/g, '').toLowerCase()}%`));
   const rows = await query.orderBy('user_id').execute();
   const out: CopyTrader[] = [];
   for (const r of rows) out.push(await traderFigures(db, r.user_id, r, now));

@@ -18,6 +18,7 @@ import { followEquity, mirrorFill, moveTo } from './mirror.ts';
 import { closeCopyPart, COIN, CopySettlementError, emptyCopyTouched, fundFollow, returnCash } from './settle.ts';
 import type { CopyCtx, CopyPositionRow, CopyTouched, FollowRow } from './settle.ts';
 import { applicationDto, copyOrderDto, followDto, nicknameOf, positionDto } from './views.ts';
+import { transact } from '../db/tx.ts';
 
 const bad = (msg: string, code: number = Code.badRequest): never => {
   throw new Rejection(code, msg);
@@ -257,7 +258,7 @@ export class CopyService {
   }
 
   async apply(userId: number, b: CopyApplyBody, now: number): Promise<CopyApplication> {
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await transact(this.db, async (trx) => {
       const trader = await trx.selectFrom('copy_traders').select('user_id').where('user_id', '=', userId).executeTakeFirst();
       if (trader) bad(COPY_MSG.alreadyTrader, Code.conflict);
       const open = await trx.selectFrom('copy_applications').select('id').where('user_id', '=', userId).where('status', '=', 'review').executeTakeFirst();
@@ -273,7 +274,7 @@ export class CopyService {
 
   /** A reviewer's decision on the application under review: approval lists the user as a lead trader. */
   async review(userId: number, decision: 'approve' | 'reject', reason: string | undefined, now: number): Promise<CopyApplication> {
-    const row = await this.db.transaction().execute(async (trx) => {
+    const row = await transact(this.db, async (trx) => {
       const a = await trx.selectFrom('copy_applications').selectAll().where('user_id', '=', userId).where('status', '=', 'review').orderBy('id', 'desc').executeTakeFirst();
       if (!a) return bad(COPY_MSG.applicationNotFound, Code.notFound);
       const status = decision === 'approve' ? 'approved' : 'rejected';

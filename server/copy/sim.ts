@@ -7,6 +7,7 @@ import { scaled, unscaled } from '../trading/formulas.ts';
 import type { TradingEngine } from '../trading/engine.ts';
 import type { PlaceOrderParsed, Order } from '../../src/protocol/trading.ts';
 import { floorToStep, stepUnits } from './mirror.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * The simulated lead traders (docs/COPY.md "Simulated traders"): a few accounts seeded on start so
@@ -44,7 +45,7 @@ export async function seedSimTraders(db: Db, now: number): Promise<number> {
   for (const t of SIM_TRADERS) {
     const exists = await db.selectFrom('users').select('id').where('id', '=', t.id).executeTakeFirst();
     if (exists) continue;
-    await db.transaction().execute(async (trx) => {
+    await transact(db, async (trx) => {
       await trx
         .insertInto('users')
         .values({

@@ -12,11 +12,23 @@ function autoId(dialect: DialectName) {
 }
 
 /**
+ * A binary float column: SQLite's REAL is 8 bytes, PostgreSQL's `real` only 4, so PostgreSQL gets
+ * `double precision` (the same IEEE double SQLite stores). Before issue 13 no PostgreSQL database was
+ * ever migrated, so the PostgreSQL DDL of the early migrations could still be corrected here.
+ */
+function floatType(dialect: DialectName): 'real' | 'double precision' {
+  return dialect === 'postgres' ? 'double precision' : 'real';
+}
+
+/**
  * The migrations, in order. Never edit a released migration: append a new one.
  * `Kysely<unknown>` on purpose: a migration must not depend on today's TypeScript schema.
  */
 export function migrations(dialect: DialectName): Record<string, Migration> {
   const id = autoId(dialect);
+  const real = floatType(dialect);
+  // Row ids: SQLite's INTEGER is already 64-bit; PostgreSQL's integer is 32-bit, so ids are bigint there.
+  const rowId = dialect === 'postgres' ? 'bigint' : 'integer';
   return {
     '0001_users_and_auth': {
       async up(db: Kysely<unknown>) {
@@ -38,7 +50,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
         await db.schema
           .createTable('sessions')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('token_hash', 'text', (c) => c.notNull().unique())
           .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -50,7 +62,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
         await db.schema
           .createTable('mail_codes')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('email', 'text', (c) => c.notNull())
           .addColumn('purpose', 'text', (c) => c.notNull())
           .addColumn('code_hash', 'text', (c) => c.notNull())
@@ -62,7 +74,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('mail_codes_email').on('mail_codes').columns(['email', 'purpose', 'created_at']).execute();
         await db.schema
           .createTable('outbox')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('to_email', 'text', (c) => c.notNull())
           .addColumn('subject', 'text', (c) => c.notNull())
           .addColumn('body', 'text', (c) => c.notNull())
@@ -72,7 +84,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('outbox_to').on('outbox').columns(['to_email', 'id']).execute();
         await db.schema
           .createTable('login_history')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('created_at', 'bigint', (c) => c.notNull())
           .addColumn('client', 'text', (c) => c.notNull())
@@ -82,7 +94,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('login_history_user').on('login_history').columns(['user_id', 'id']).execute();
         await db.schema
           .createTable('avatars')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('file_name', 'text', (c) => c.notNull().unique())
           .addColumn('mime', 'text', (c) => c.notNull())
@@ -109,7 +121,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
         await db.schema
           .createTable('ledger_entries')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('wallet', 'text', (c) => c.notNull())
           .addColumn('asset', 'text', (c) => c.notNull())
@@ -149,18 +161,18 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('contract', 'text', (c) => c.notNull())
           .addColumn('kind', 'text', (c) => c.notNull())
           .addColumn('side', 'text', (c) => c.notNull())
-          .addColumn('price', 'real', (c) => c.notNull())
-          .addColumn('qty', 'real', (c) => c.notNull())
+          .addColumn('price', real, (c) => c.notNull())
+          .addColumn('qty', real, (c) => c.notNull())
           .addColumn('leverage', 'integer', (c) => c.notNull())
           .addColumn('status', 'text', (c) => c.notNull())
-          .addColumn('executed_qty', 'real', (c) => c.notNull())
-          .addColumn('avg_price', 'real', (c) => c.notNull())
+          .addColumn('executed_qty', real, (c) => c.notNull())
+          .addColumn('avg_price', real, (c) => c.notNull())
           .addColumn('fee', 'text', (c) => c.notNull())
           .addColumn('realized_pnl', 'text', (c) => c.notNull())
           .addColumn('margin', 'text', (c) => c.notNull())
           .addColumn('position_id', 'text')
-          .addColumn('tp', 'real')
-          .addColumn('sl', 'real')
+          .addColumn('tp', real)
+          .addColumn('sl', real)
           .addColumn('created_at', 'bigint', (c) => c.notNull())
           .addColumn('updated_at', 'bigint', (c) => c.notNull())
           .addUniqueConstraint('trade_orders_client_id', ['user_id', 'client_order_id'])
@@ -188,7 +200,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('trade_positions_user').on('trade_positions').columns(['user_id', 'status']).execute();
         await db.schema
           .createTable('trade_fills')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('order_id', 'text', (c) => c.notNull())
           .addColumn('position_id', 'text', (c) => c.notNull())
@@ -196,8 +208,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('contract', 'text', (c) => c.notNull())
           .addColumn('kind', 'text', (c) => c.notNull())
           .addColumn('side', 'text', (c) => c.notNull())
-          .addColumn('price', 'real', (c) => c.notNull())
-          .addColumn('qty', 'real', (c) => c.notNull())
+          .addColumn('price', real, (c) => c.notNull())
+          .addColumn('qty', real, (c) => c.notNull())
           .addColumn('fee', 'text', (c) => c.notNull())
           .addColumn('realized_pnl', 'text', (c) => c.notNull())
           .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -229,7 +241,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         // Identity verification: one row per submission; users.kyc_status mirrors the latest decision.
         await db.schema
           .createTable('kyc_submissions')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('country', 'text', (c) => c.notNull())
           .addColumn('doc_type', 'text', (c) => c.notNull())
@@ -247,7 +259,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         // Loss-protection and speed vouchers (SPEC §3, §4).
         await db.schema
           .createTable('vouchers')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('kind', 'text', (c) => c.notNull())
           .addColumn('value', 'text', (c) => c.notNull())
@@ -255,7 +267,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('expires_at', 'bigint')
           .addColumn('source', 'text', (c) => c.notNull())
           .addColumn('used_ref', 'text')
-          .addColumn('merged_into', 'integer')
+          .addColumn('merged_into', rowId)
           .addColumn('created_at', 'bigint', (c) => c.notNull())
           .addColumn('used_at', 'bigint')
           .execute();
@@ -263,7 +275,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         // Compensation orders (SPEC §3, §4): the risk fund pays back a share of realised losses over days.
         await db.schema
           .createTable('compensation_orders')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('status', 'text', (c) => c.notNull())
           .addColumn('total_user_pnl', 'text', (c) => c.notNull())
@@ -294,7 +306,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         await db.schema
           .createTable('deposits')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('coin', 'text', (c) => c.notNull())
           .addColumn('network', 'text', (c) => c.notNull())
@@ -311,7 +323,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('deposits_status').on('deposits').column('status').execute();
         await db.schema
           .createTable('withdrawals')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('coin', 'text', (c) => c.notNull())
           .addColumn('network', 'text', (c) => c.notNull())
@@ -327,7 +339,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('withdrawals_user').on('withdrawals').columns(['user_id', 'id']).execute();
         await db.schema
           .createTable('convert_quotes')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('quote_id', 'text', (c) => c.notNull().unique())
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('from_coin', 'text', (c) => c.notNull())
@@ -360,11 +372,11 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
     // Issue 14 (0006 is the wallet-money migration of the srv branch): order options (reduce-only, post-only, time in force, stop triggers), partial executions, maker/taker fills.
     '0007_order_options': {
       async up(db: Kysely<unknown>) {
-        const cols: [string, 'integer' | 'text' | 'real' | 'bigint', string | number | null][] = [
+        const cols: [string, 'integer' | 'text' | 'real' | 'double precision' | 'bigint', string | number | null][] = [
           ['reduce_only', 'integer', 0],
           ['post_only', 'integer', 0],
           ['time_in_force', 'text', 'GTC'],
-          ['trigger_price', 'real', null],
+          ['trigger_price', real, null],
           ['trigger_by', 'text', 'last'],
           ['triggered_at', 'bigint', null],
           ['cancel_reason', 'text', null],
@@ -437,7 +449,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         await db.schema
           .createTable('referral_rebates')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('inviter_id', 'bigint', (c) => c.notNull().references('users.id'))
           .addColumn('invitee_id', 'bigint', (c) => c.notNull().references('users.id'))
           .addColumn('symbol', 'text', (c) => c.notNull())
@@ -498,7 +510,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
         await db.schema
           .createTable('copy_follows')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('trader_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('status', 'text', (c) => c.notNull())
@@ -521,7 +533,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema
           .createTable('copy_positions')
           .addColumn('id', 'text', (c) => c.primaryKey())
-          .addColumn('follow_id', 'integer', (c) => c.notNull().references('copy_follows.id').onDelete('cascade'))
+          .addColumn('follow_id', rowId, (c) => c.notNull().references('copy_follows.id').onDelete('cascade'))
           .addColumn('user_id', 'bigint', (c) => c.notNull())
           .addColumn('trader_id', 'bigint', (c) => c.notNull())
           .addColumn('symbol', 'text', (c) => c.notNull())
@@ -541,8 +553,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('copy_positions_user').on('copy_positions').columns(['user_id', 'status']).execute();
         await db.schema
           .createTable('copy_orders')
-          .addColumn('id', 'integer', id)
-          .addColumn('follow_id', 'integer', (c) => c.notNull().references('copy_follows.id').onDelete('cascade'))
+          .addColumn('id', rowId, id)
+          .addColumn('follow_id', rowId, (c) => c.notNull().references('copy_follows.id').onDelete('cascade'))
           .addColumn('user_id', 'bigint', (c) => c.notNull())
           .addColumn('trader_id', 'bigint', (c) => c.notNull())
           .addColumn('position_id', 'text')
@@ -550,8 +562,8 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('symbol', 'text', (c) => c.notNull())
           .addColumn('side', 'text', (c) => c.notNull())
           .addColumn('action', 'text', (c) => c.notNull())
-          .addColumn('qty', 'real', (c) => c.notNull())
-          .addColumn('price', 'real', (c) => c.notNull())
+          .addColumn('qty', real, (c) => c.notNull())
+          .addColumn('price', real, (c) => c.notNull())
           .addColumn('fee', 'text', (c) => c.notNull().defaultTo('0'))
           .addColumn('realized_pnl', 'text', (c) => c.notNull().defaultTo('0'))
           .addColumn('status', 'text', (c) => c.notNull())
@@ -561,7 +573,7 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('copy_orders_user').on('copy_orders').columns(['user_id', 'id']).execute();
         await db.schema
           .createTable('copy_applications')
-          .addColumn('id', 'integer', id)
+          .addColumn('id', rowId, id)
           .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('nickname', 'text', (c) => c.notNull())
           .addColumn('experience', 'text', (c) => c.notNull())
@@ -581,6 +593,18 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         for (const t of ['copy_jobs', 'copy_applications', 'copy_orders', 'copy_positions', 'copy_follows', 'copy_traders']) {
           await db.schema.dropTable(t).ifExists().execute();
         }
+      },
+    },
+    // Issue 13: on PostgreSQL, user ids (UIDs) come from a sequence, so that several server processes can
+    // sign users up at once without two reading the same max(id). SQLite keeps max(id) + 1 (one writer).
+    '0040_pg_sequences': {
+      async up(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`CREATE SEQUENCE users_uid_seq START WITH 10000001 MINVALUE 10000001`.execute(db);
+        await sql`SELECT setval('users_uid_seq', GREATEST((SELECT max(id) FROM users WHERE role = 'user'), 10000000) + 1, false)`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect === 'postgres') await sql`DROP SEQUENCE IF EXISTS users_uid_seq`.execute(db);
       },
     },
   };

@@ -7,6 +7,7 @@ import type { Db } from '../db/connection.ts';
 import type { HelpArticlesTable, HelpCategoriesTable } from '../db/schema.ts';
 import { ARTICLES_BY_CATEGORY, CATEGORY_IDS, HELP_CONTENT } from './content/index.ts';
 import type { LangContent } from './content/index.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * The help centre's store: the seeded content (server/help/content) is synced into the
@@ -47,7 +48,7 @@ export async function syncHelpContent(db: Db, now: number, content: Record<HelpL
       }
     }
   }
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await trx.deleteFrom('help_articles').execute();
     await trx.deleteFrom('help_categories').execute();
     for (let i = 0; i < categories.length; i += 100) await trx.insertInto('help_categories').values(categories.slice(i, i + 100)).execute();

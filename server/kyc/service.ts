@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.ts';
 import type { KycSubmissionsTable } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
 import type { UserEventBus } from '../ws/userBus.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Identity verification on the database (docs/KYC.md). Pure data rules, no HTTP: the routes, the
@@ -71,7 +72,7 @@ export interface SubmitKycInput {
  * already in review or verified; the caller then deletes the files it wrote.
  */
 export async function submitKyc(db: Db, input: SubmitKycInput, bus?: UserEventBus): Promise<KycResult> {
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await transact(db, async (trx) => {
     const moved = await trx
       .updateTable('users')
       .set({ kyc_status: 'review' })
@@ -133,7 +134,7 @@ export interface ReviewKycInput {
 export async function reviewKyc(db: Db, input: ReviewKycInput, now: number, bus?: UserEventBus): Promise<KycResult> {
   const reason = input.reason?.trim() ?? '';
   if (input.decision === 'reject' && reason === '') return { ok: false, code: Code.badRequest, msg: KYC_MSG.reasonRequired };
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await transact(db, async (trx) => {
     const user = await trx.selectFrom('users').select('kyc_status').where('id', '=', input.userId).executeTakeFirst();
     if (!user) return { code: Code.notFound, msg: KYC_MSG.userNotFound };
     const sub = await trx
@@ -190,7 +191,7 @@ export async function seedVerifiedKyc(db: Db, email: string, now: number): Promi
   if (userId === undefined) return false;
   const any = await db.selectFrom('kyc_submissions').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
   if (any) return false;
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await trx
       .insertInto('kyc_submissions')
       .values({ user_id: userId, ...DEMO_SUBMISSION, status: 'verified', reason: null, created_at: now - 60 * DAY_MS, reviewed_at: now - 59 * DAY_MS })

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { dialectOf } from '../db/connection.ts';
 import type { Db } from '../db/connection.ts';
+import { transact } from '../db/tx.ts';
 import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import type { BalanceKey, Leg } from '../db/ledgerRule.ts';
 import { parseMinor } from '../db/money.ts';
@@ -15,6 +18,14 @@ import type { Wallet } from '../db/schema.ts';
  *  - double entry: per asset the entries sum to zero, so value is never created or destroyed;
  *  - no balance of an account other than the system account (id 1) ends below zero;
  *  - all or nothing: a refused posting writes no row; `balance == sum(ledger amounts)` always holds.
+ *
+ * Concurrency: on SQLite one writer runs at a time, so read-then-write is safe. On PostgreSQL (several
+ * processes, pooled connections, READ COMMITTED) the posting first takes a transaction-scoped lock per
+ * touched balance (user, wallet, asset) in sorted key order, then reads: a second posting on the same
+ * balance waits for the first to commit and then reads its result (each READ COMMITTED statement sees
+ * the latest commits), so no update is lost and no check passes on a stale balance. The lock is an
+ * advisory lock on the key, not `SELECT … FOR UPDATE`, because a balance row that does not exist yet
+ * cannot be row-locked (two first credits would both insert). docs/DATABASE.md.
  */
 
 /** One signed movement of a posting. `type` overrides the posting's type for this row (e.g. WALLET_TRANSFER_IN). */
@@ -43,6 +54,7 @@ export type PostResult = { ok: true; ref: string } | { ok: false; reason: 'empty
  */
 export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
   const run = async (trx: Db): Promise<PostResult> => {
+    if (dialectOf(trx) === 'postgres') await lockBalances(trx, p.entries);
     const current = new Map<BalanceKey, bigint>();
     for (const l of p.entries) {
       const k = balanceKey(l.userId, l.wallet, l.asset);
@@ -85,7 +97,16 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
     }
     return { ok: true, ref };
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return transact(db, run);
+}
+
+/**
+ * PostgreSQL: one `pg_advisory_xact_lock` per distinct balance key, in sorted order (so two postings
+ * over the same balances cannot deadlock each other), released at commit or rollback.
+ */
+async function lockBalances(trx: Db, entries: readonly Leg[]): Promise<void> {
+  const keys = [...new Set(entries.map((l) => `balance:${balanceKey(l.userId, l.wallet, l.asset)}`))].sort();
+  for (const k of keys) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${k}, 0))`.execute(trx);
 }
 
 /** An account side of a two-entry movement. */

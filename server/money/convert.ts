@@ -15,6 +15,7 @@ import { postLedger } from '../ledger/post.ts';
 import type { MarketSource } from '../market/source.ts';
 import { availableOf } from '../wallet/wallet.ts';
 import { publishBalance } from './accounts.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Instant convert (docs/WALLET.md). A quote reads the market engine's last prices (USDT = 1, BTC
@@ -125,7 +126,7 @@ export async function convertQuote(deps: FeatureDeps, userId: number, quoteId: s
     throw new Abort({ ok: false, code, msg });
   };
   try {
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await transact(deps.db, async (trx) => {
       const q = await trx.selectFrom('convert_quotes').selectAll().where('quote_id', '=', quoteId).where('user_id', '=', userId).executeTakeFirst();
       if (!q) return refuse(Code.notFound, CONVERT_MSG.quoteNotFound);
       if (q.filled_at !== null) return refuse(Code.conflict, CONVERT_MSG.quoteUsed);

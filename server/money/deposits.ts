@@ -13,6 +13,7 @@ import type { FeatureDeps } from '../featureTypes.ts';
 import { move } from '../ledger/post.ts';
 import { MONEY_WALLET, publishBalance } from './accounts.ts';
 import { addressSecret, depositAddressFor } from './addresses.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Deposits on the simulated chain (docs/WALLET.md). A transfer to a user's address is SEEN at
@@ -106,7 +107,7 @@ export async function advanceDeposits(deps: FeatureDeps, now: number): Promise<D
     const conf = Math.min(r.required, Math.max(0, Math.floor((now - r.created_at) / rule.blockMs)));
     if (conf <= r.confirmations) continue;
     const done = conf >= r.required;
-    const updated = await deps.db.transaction().execute(async (trx) => {
+    const updated = await transact(deps.db, async (trx) => {
       const res = await trx
         .updateTable('deposits')
         .set(done ? { confirmations: conf, status: 'credited', credited_at: now } : { confirmations: conf })

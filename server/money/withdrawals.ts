@@ -13,6 +13,7 @@ import { availableOf } from '../wallet/wallet.ts';
 import { HOLD_ACCOUNT_ID, MONEY_WALLET, publishBalance } from './accounts.ts';
 import { isValidAddress } from './addresses.ts';
 import { fakeTxid } from './deposits.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Withdrawals (docs/WALLET.md). Accepting one holds amount + fee (WITHDRAW_HOLD, fund wallet →
@@ -113,7 +114,7 @@ export async function holdWithdrawal(
 ): Promise<{ ok: true; withdrawal: Withdrawal } | Refusal> {
   const now = deps.clock.now();
   try {
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await transact(deps.db, async (trx) => {
       const inserted = await trx
         .insertInto('withdrawals')
         .values({
@@ -152,7 +153,7 @@ export async function transition(
   opts: { userId?: number; reason?: string } = {},
 ): Promise<{ ok: true; withdrawal: Withdrawal } | Refusal> {
   const now = deps.clock.now();
-  const row = await deps.db.transaction().execute(async (trx): Promise<WithdrawalRow | Refusal> => {
+  const row = await transact(deps.db, async (trx): Promise<WithdrawalRow | Refusal> => {
     let q = trx.selectFrom('withdrawals').selectAll().where('id', '=', id);
     if (opts.userId !== undefined) q = q.where('user_id', '=', opts.userId);
     const w = await q.executeTakeFirst();

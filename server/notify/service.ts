@@ -1,5 +1,6 @@
 import type { HelpLang, NotifyPrefs } from '../../src/protocol/help.ts';
 import type { Db } from '../db/connection.ts';
+import { transact } from '../db/tx.ts';
 
 /** What a user who never saved gets: every module on, in the language they use the site in. */
 export function defaultNotifyPrefs(lang: HelpLang): NotifyPrefs {
@@ -26,7 +27,7 @@ export async function saveNotifyPrefs(
   fallbackLang: HelpLang,
   now: number,
 ): Promise<NotifyPrefs> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const cur = await readNotifyPrefs(trx, userId, fallbackLang);
     const next: NotifyPrefs = {
       lang: patch.lang ?? cur.lang,

@@ -5,6 +5,7 @@ import type { UserRow } from '../db/schema.ts';
 import { toMinor } from '../db/money.ts';
 import type { UserInfo } from '../../src/protocol/user.ts';
 import { maskEmail } from './format.ts';
+import { transact } from '../db/tx.ts';
 
 /** Demo money every new account receives (ADMIN_ADJUST from the system account). */
 export const STARTING_BALANCES = [
@@ -24,7 +25,7 @@ export interface NewAccount {
 
 /** Creates a user and credits the starting balances in one transaction: no user ever exists without them. */
 export async function createAccount(db: Db, a: NewAccount): Promise<UserRow> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const user = await createUser(trx, a);
     for (const b of STARTING_BALANCES) {
       const r = await adminCredit(trx, user.id, b.wallet, b.asset, toMinor(b.amount, b.asset), a.now);

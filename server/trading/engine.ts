@@ -25,6 +25,7 @@ export type FillListener = (fills: readonly ExecutedFill[]) => Promise<void>;
 import { contractRulesDto, findOrder, newId, orderDto, positionDto, tpslOf } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
 import { actOn, cancelRefused, dueStep } from './triggers.ts';
+import { withTxRetry } from '../db/tx.ts';
 
 export interface TradingEngineOptions {
   db: Db;
@@ -124,8 +125,7 @@ export class TradingEngine implements MarketView {
   run<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
     const job = this.chain.then(async () => {
       const now = this.clock.now();
-      const touched = emptyTouched();
-      const result = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
+      const { result, touched } = await this.attempt(fn, now);
       await this.publish(touched);
       await this.notifyFills(touched);
       return result;
@@ -287,10 +287,18 @@ export class TradingEngine implements MarketView {
     return this.runNowValue(fn);
   }
 
+  /** One transaction of `fn` with a fresh `touched`, run again on a PostgreSQL deadlock / serialization failure (server/db/tx.ts). */
+  private attempt<T>(fn: (c: Ctx) => Promise<T>, now: number): Promise<{ result: T; touched: Touched }> {
+    return withTxRetry(this.db, async () => {
+      const touched = emptyTouched();
+      const result = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
+      return { result, touched };
+    });
+  }
+
   private async runNowValue<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
-    const touched = emptyTouched();
     const now = this.clock.now();
-    const out = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
+    const { result: out, touched } = await this.attempt(fn, now);
     await this.publish(touched);
     await this.notifyFills(touched);
     return out;

@@ -3,6 +3,7 @@ import { findUserByEmail } from '../db/repos/users.ts';
 import { DEMO_ACCOUNT } from '../services/accounts.ts';
 import { consumeVoucher, DAY_MS, ensureWelcomeVouchers, mergeVouchers } from './service.ts';
 import type { VoucherKind } from '../../src/protocol/vouchers.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Gives the demo account a believable set of vouchers next to its welcome pair, through the
@@ -15,7 +16,7 @@ import type { VoucherKind } from '../../src/protocol/vouchers.ts';
 export async function seedVoucherDemo(db: Db, now: number): Promise<boolean> {
   const demo = await findUserByEmail(db, DEMO_ACCOUNT.email);
   if (!demo) return false;
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const any = await trx.selectFrom('vouchers').select('id').where('user_id', '=', demo.id).where('source', '=', 'seed').executeTakeFirst();
     if (any) return false;
     const ago = (days: number) => now - days * DAY_MS;

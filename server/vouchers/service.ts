@@ -9,6 +9,7 @@ import { formatMinor, parseMinor } from '../db/money.ts';
 import type { VouchersTable } from '../db/schema.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { effectiveStatus, isUsable, MERGE_MAX, MERGE_MIN, mergeResult } from './rules.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Voucher operations (docs/VOUCHERS.md). Invariants:
@@ -47,7 +48,7 @@ export function toVoucherDto(row: VoucherRow, now: number): Voucher {
 }
 
 async function inTransaction<T>(db: Db, run: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return transact(db, run);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { ledgerQuery } from '../../src/protocol/trading.ts';
 import type { Balance, LedgerEntry, LedgerEntryType } from '../../src/protocol/trading.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
+import { transact } from '../db/tx.ts';
 
 /**
  * Wallets on top of the double-entry ledger (every write through server/ledger/post.ts).
@@ -107,7 +108,7 @@ export async function transfer(db: Db, userId: number, from: Wallet, to: Wallet,
     return { ok: false, reason: 'badAmount' };
   }
   if (minor <= 0n) return { ok: false, reason: 'badAmount' };
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const out = await move(trx, 'WALLET_TRANSFER_OUT', { userId, wallet: from }, { userId, wallet: to }, coin, minor, now, { inType: 'WALLET_TRANSFER_IN' });
     if (!out.ok) return { ok: false, reason: 'insufficient' } as const;
     return { ok: true, from: await balanceOf(trx, userId, from, coin), to: await balanceOf(trx, userId, to, coin) } as const;

@@ -6,14 +6,14 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { ServerConfig } from '../../server/config.ts';
-import { dbFile, openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
+import type { DialectName } from '../../server/db/migrations.ts';
 import { latestMails } from '../../server/db/repos/mailCodes.ts';
 import { seedDemo } from '../../server/db/seed.ts';
 import { createRateLimits, SlidingWindowLimiter } from '../../server/http/rateLimit.ts';
 import type { RateLimits } from '../../server/http/rateLimit.ts';
 import type { Envelope } from '../../src/protocol/envelope.ts';
+import { openTestDb } from './testDb.ts';
 
 /** A clock the test moves by hand. */
 export class ManualClock {
@@ -41,6 +41,8 @@ export function relaxedLimits(): RateLimits {
 export interface Harness {
   app: FastifyInstance;
   db: Db;
+  /** sqlite, or postgres under TEST_DATABASE=postgres (tests/server/testDb.ts). */
+  dialect: DialectName;
   clock: ManualClock;
   config: ServerConfig;
   base: string;
@@ -56,15 +58,16 @@ export interface HarnessOptions {
 }
 
 /**
- * Starts the REAL server (file database in a temp DATA_DIR, port 0) and returns its base URL.
+ * Starts the REAL server (file database in a temp DATA_DIR, or a fresh PostgreSQL database under
+ * TEST_DATABASE=postgres; port 0) and returns its base URL.
  * Password hashes use scrypt N=2^10 here (config.passwordHashLogN) so suites that sign up many users
  * stay fast; tests/server/security*.test.ts prove the production default is OWASP's 2^17.
  */
 export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-server-'));
   const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, ...opts.config };
-  const db = openDb({ filename: dbFile(dataDir) });
-  await migrateToLatest(db);
+  const testDb = await openTestDb(dataDir);
+  const { db } = testDb;
   const clock = new ManualClock(T0);
   if (opts.seed) await seedDemo(db, clock.now());
   const app = buildApp({ db, clock, config, limits: opts.limits ?? relaxedLimits(), plugins: opts.plugins ?? [] });
@@ -73,13 +76,14 @@ export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
   return {
     app,
     db,
+    dialect: testDb.dialect,
     clock,
     config,
     dataDir,
     base: `http://127.0.0.1:${port}`,
     async close() {
       await app.close();
-      await db.destroy();
+      await testDb.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

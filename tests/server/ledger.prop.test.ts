@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import type { BalanceKey, Leg } from '../../server/db/ledgerRule.ts';
 import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
 import { adminCredit, postLedger } from '../../server/ledger/post.ts';
 import { createUser } from '../../server/db/repos/users.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
 import type { Wallet } from '../../server/db/schema.ts';
+import { openTestDb, TEST_DIALECT } from './testDb.ts';
+import type { TestDb } from './testDb.ts';
 
 const USERS = [10_000_001, 10_000_002, 10_000_003];
 const WALLETS: Wallet[] = ['fund', 'perp', 'spot'];
@@ -72,11 +72,12 @@ describe('ledger rule (pure)', () => {
   });
 });
 
-describe('ledger repository (SQLite)', () => {
+describe(`ledger repository (${TEST_DIALECT})`, () => {
   let db: Db;
+  let testDb: TestDb;
   beforeAll(async () => {
-    db = openDb({ filename: ':memory:' });
-    await migrateToLatest(db);
+    testDb = await openTestDb();
+    db = testDb.db;
     for (const id of USERS) {
       await db.insertInto('users').values({
         id, email: `u${id}@example.com`, password_hash: '!', nickname: 'n', invite_code: `INV${id}`, invited_by: null, avatar: null,
@@ -84,7 +85,7 @@ describe('ledger repository (SQLite)', () => {
       }).execute();
     }
   });
-  afterAll(async () => db.destroy());
+  afterAll(async () => testDb.close());
 
   it('stored balances equal the ledger sums, never negative for users, zero-sum per asset', async () => {
     await fc.assert(
@@ -133,12 +134,12 @@ describe('ledger repository (SQLite)', () => {
   });
 
   it('createUser hands out increasing UIDs from 10000001', async () => {
-    const fresh = openDb({ filename: ':memory:' });
-    await migrateToLatest(fresh);
+    const t = await openTestDb();
+    const fresh = t.db;
     const a = await createUser(fresh, { email: 'a@example.com', passwordHash: '!', invitedBy: null, now: 0 });
     const b = await createUser(fresh, { email: 'b@example.com', passwordHash: '!', invitedBy: a.id, now: 0 });
     expect([a.id, b.id]).toEqual([10_000_001, 10_000_002]);
     expect(a.invite_code).not.toBe(b.invite_code);
-    await fresh.destroy();
+    await t.close();
   });
 });

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbFile, openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
 import { balancesOf, ledgerSum, LEDGER_TYPES } from '../../server/db/repos/ledger.ts';
 import { createUser } from '../../server/db/repos/users.ts';
 import type { Wallet } from '../../server/db/schema.ts';
 import { postLedger } from '../../server/ledger/post.ts';
 import type { LedgerEntryInput } from '../../server/ledger/post.ts';
+import { openTestDb } from './testDb.ts';
+import type { TestDb } from './testDb.ts';
 
 /**
  * postLedger, the one ledger write, on a real SQLite file: postings of 1 to 5 entries with mixed
@@ -24,16 +24,17 @@ const ASSETS = ['USDT', 'BTC', 'ETH'];
 
 let dir: string;
 let db: Db;
+let testDb: TestDb;
 const users: number[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rf-ledger-'));
-  db = openDb({ filename: dbFile(dir) });
-  await migrateToLatest(db);
+  testDb = await openTestDb(dir);
+  db = testDb.db;
   for (const e of ['a', 'b', 'c']) users.push((await createUser(db, { email: `${e}@example.com`, passwordHash: '!', invitedBy: null, now: 0 })).id);
 });
 afterAll(async () => {
-  await db.destroy();
+  await testDb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbFile, openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
 import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
 import { parseMinor, toMinor } from '../../server/db/money.ts';
 import type { Wallet } from '../../server/db/schema.ts';
@@ -26,6 +24,8 @@ import { transfer } from '../../server/wallet/wallet.ts';
 import { CONVERT_COINS } from '../../src/protocol/convert.ts';
 import { CHAIN_RULES } from '../../src/protocol/wallet.ts';
 import { ManualClock, T0 } from './harness.ts';
+import { openTestDb } from './testDb.ts';
+import type { TestDb } from './testDb.ts';
 
 /**
  * Money invariants on a real SQLite file, through the services the routes call: random
@@ -38,6 +38,7 @@ import { ManualClock, T0 } from './harness.ts';
  */
 let dir: string;
 let db: Db;
+let testDb: TestDb;
 let deps: FeatureDeps;
 let clock: ManualClock;
 let engine: TradingEngine;
@@ -46,8 +47,8 @@ const users: number[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rf-money-'));
-  db = openDb({ filename: dbFile(dir) });
-  await migrateToLatest(db);
+  testDb = await openTestDb(dir);
+  db = testDb.db;
   clock = new ManualClock(T0);
   source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), T0);
   source.setPrice('BTCUSDT', 61_234.5);
@@ -59,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine.stop();
-  await db.destroy();
+  await testDb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

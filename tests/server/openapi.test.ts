@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
 import { createFeatures } from '../../server/features.ts';
 import { createPlatform } from '../../server/platform.ts';
 import { relaxedLimits, T0 } from './harness.ts';
+import { openTestDb } from './testDb.ts';
+import type { TestDb } from './testDb.ts';
 
 /**
  * The API is described once (src/protocol/api.ts → OpenAPI). The server is built as server.ts
@@ -19,12 +19,13 @@ import { relaxedLimits, T0 } from './harness.ts';
  */
 let app: FastifyInstance;
 let db: Db;
+let testDb: TestDb;
 const registered = new Set<string>();
 let base = '';
 
 beforeAll(async () => {
-  db = openDb({ filename: ':memory:' });
-  await migrateToLatest(db);
+  testDb = await openTestDb();
+  db = testDb.db;
   const clock = { now: () => T0 };
   const config = { ...loadConfig({}), logLevel: 'silent' as const, serveStatic: false, exposeOutbox: true };
   const platform = createPlatform({ db, clock });
@@ -41,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await db.destroy();
+  await testDb.close();
 });
 
 interface Doc {

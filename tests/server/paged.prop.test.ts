@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
 import { pageOf } from '../../server/db/paged.ts';
 import { createUser } from '../../server/db/repos/users.ts';
+import { openTestDb } from './testDb.ts';
+import type { TestDb } from './testDb.ts';
 
 /**
  * pageOf against a model on real SQLite: for random rows (with ties in time), filters and page
@@ -12,13 +12,14 @@ import { createUser } from '../../server/db/repos/users.ts';
  * at (page-1)*pageSize, and total counts the filtered set.
  */
 let db: Db;
+let testDb: TestDb;
 let uids: number[] = [];
 beforeAll(async () => {
-  db = openDb({ filename: ':memory:' });
-  await migrateToLatest(db);
+  testDb = await openTestDb();
+  db = testDb.db;
   uids = [(await createUser(db, { email: 'a@example.com', passwordHash: '!', invitedBy: null, now: 0 })).id, (await createUser(db, { email: 'b@example.com', passwordHash: '!', invitedBy: null, now: 0 })).id];
 });
-afterAll(async () => db.destroy());
+afterAll(async () => testDb.close());
 
 describe('pageOf', () => {
   it('equals the sorted, filtered, sliced model', async () => {

@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbFile, openDb } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
-import { migrateToLatest } from '../../server/db/migrations.ts';
 import { formatMinor, parseMinor } from '../../server/db/money.ts';
 import { Rejection } from '../../server/http/errors.ts';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
@@ -16,6 +14,8 @@ import { ControlledMarketSource } from '../../server/trading/controlledSource.ts
 import { TradingEngine } from '../../server/trading/engine.ts';
 import { placeOrderBody } from '../../src/protocol/trading.ts';
 import { ManualClock, T0 } from './harness.ts';
+import { openTestDb } from './testDb.ts';
+import type { TestDb } from './testDb.ts';
 
 /**
  * Referral invariants on a real SQLite file, through the trading engine the routes call: random
@@ -30,6 +30,7 @@ import { ManualClock, T0 } from './harness.ts';
  */
 let dir: string;
 let db: Db;
+let testDb: TestDb;
 let clock: ManualClock;
 let engine: TradingEngine;
 let source: ControlledMarketSource;
@@ -39,8 +40,8 @@ let orderSeq = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rf-referral-'));
-  db = openDb({ filename: dbFile(dir) });
-  await migrateToLatest(db);
+  testDb = await openTestDb(dir);
+  db = testDb.db;
   clock = new ManualClock(T0);
   source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), T0);
   source.setPrice('BTCUSDT', BASE);
@@ -49,7 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine.stop();
-  await db.destroy();
+  await testDb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,4 +1,5 @@
 import type { Db } from '../connection.ts';
+import { transact } from '../tx.ts';
 
 export interface NewAvatar {
   userId: number;
@@ -10,7 +11,7 @@ export interface NewAvatar {
 
 /** Records an uploaded avatar file and makes it the user's current avatar, atomically. */
 export async function saveAvatar(db: Db, a: NewAvatar): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await trx.insertInto('avatars').values({ user_id: a.userId, file_name: a.fileName, mime: a.mime, size: a.size, created_at: a.now }).execute();
     await trx.updateTable('users').set({ avatar: a.fileName }).where('id', '=', a.userId).execute();
   });

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../connection.ts';
 import type { MailCodesTable } from '../schema.ts';
+import { transact } from '../tx.ts';
 
 export type MailPurpose = MailCodesTable['purpose'];
 /** A code is valid for 10 minutes. */
@@ -47,7 +48,7 @@ export interface IssueCodeInput {
  * mail with its code in the outbox table. Returns the code's row id (for {@link withdrawCode}).
  */
 export async function issueCode(db: Db, input: IssueCodeInput): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     await trx
       .updateTable('mail_codes')
       .set({ used_at: input.now })
@@ -103,7 +104,7 @@ export async function purgeMailSecrets(db: Db, now: number): Promise<void> {
  * an expired code or a wrong guess gives false. Wrong guesses count towards burning the code.
  */
 export async function consumeCode(db: Db, secret: string, email: string, purpose: MailPurpose, code: string, now: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const active = await trx
       .selectFrom('mail_codes')
       .select(['id', 'code_hash', 'failed_attempts'])

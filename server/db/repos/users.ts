@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
+import { dialectOf } from '../connection.ts';
 import type { Db } from '../connection.ts';
 import type { UserRow, UserUpdate } from '../schema.ts';
 
@@ -33,16 +35,26 @@ export interface CreateUserInput {
 }
 
 /**
- * Inserts a user with the next UID and a fresh unique invite code. The UID is `max(id) + 1`
- * inside the caller's transaction (SQLite has one writer; on PostgreSQL use a sequence).
+ * The next UID. SQLite: `max(id) + 1` inside the caller's transaction (one writer at a time).
+ * PostgreSQL: the `users_uid_seq` sequence (migration 0040), since concurrent transactions on several
+ * processes would read the same max.
  */
-export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
+async function nextUid(db: Db): Promise<number> {
+  if (dialectOf(db) === 'postgres') {
+    const r = await sql<{ id: number }>`SELECT nextval('users_uid_seq') AS id`.execute(db);
+    return Number(r.rows[0]?.id);
+  }
   const max = await db
     .selectFrom('users')
     .select((eb) => eb.fn.max('id').as('max'))
     .where('role', '=', 'user')
     .executeTakeFirst();
-  const id = Math.max(Number(max?.max ?? 0) + 1, FIRST_UID);
+  return Math.max(Number(max?.max ?? 0) + 1, FIRST_UID);
+}
+
+/** Inserts a user with the next UID (see {@link nextUid}) and a fresh unique invite code. */
+export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
+  const id = await nextUid(db);
   let inviteCode = randomInviteCode();
   while (await findUserByInviteCode(db, inviteCode)) inviteCode = randomInviteCode();
   const row: UserRow = {
