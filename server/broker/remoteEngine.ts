@@ -1,6 +1,10 @@
 import type { Order, PlaceOrderParsed, Position } from '../../src/protocol/trading.ts';
 import type { KlineInterval } from '../../src/protocol/market.ts';
+import { Code } from '../../src/protocol/envelope.ts';
+import { copyServiceOf } from '../copy/routes.ts';
+import type { CopyService } from '../copy/service.ts';
 import type { Db } from '../db/connection.ts';
+import { reject, SERVER_MSG } from '../http/errors.ts';
 import type { MarketSource } from '../market/source.ts';
 import { TradingEngine } from '../trading/engine.ts';
 import type { FillListener } from '../trading/engine.ts';
@@ -19,6 +23,7 @@ type TpslBody = { positionId: string; tp: number | null; sl: number | null };
  * queue, the only place orders are matched) and the market state gateways mirror.
  */
 export function engineHandlers(engine: TradingEngine, source: MarketSource): EngineHandlers {
+  const copy = (): CopyService => copyServiceOf({ db: engine.db }, engine) ?? reject(Code.notFound, SERVER_MSG.notFound);
   return {
     'market.state': () => marketState(source),
     'market.depth': (symbol: string) => source.snapshot(symbol, 1000) ?? null,
@@ -30,6 +35,10 @@ export function engineHandlers(engine: TradingEngine, source: MarketSource): Eng
     'trade.closeAll': (userId: number, filter: CloseAllFilter) => engine.closeAll(userId, filter),
     'trade.editOrder': (userId: number, body: EditBody) => engine.editOrder(userId, body),
     'trade.setTpsl': (userId: number, body: TpslBody) => engine.setTpsl(userId, body),
+    // Copy trading runs its commands in the engine's queue too (the service the copy feature built on this engine).
+    'copy.follow': (userId: number, b: Parameters<CopyService['follow']>[1]) => copy().follow(userId, b),
+    'copy.unfollow': (userId: number, followId: number, closePositions: boolean) => copy().unfollow(userId, followId, closePositions),
+    'copy.closePosition': (userId: number, positionId: string) => copy().closePosition(userId, positionId),
   };
 }
 
@@ -40,11 +49,14 @@ export function engineHandlers(engine: TradingEngine, source: MarketSource): Eng
  * matches, never follows the market and runs no fee schedule: the engine does.
  */
 export class RemoteTradingEngine extends TradingEngine {
+  override readonly remote: EngineClient;
+
   constructor(
     opts: { db: Db; clock: { now(): number }; source: MarketSource },
     private readonly client: EngineClient,
   ) {
     super(opts);
+    this.remote = client;
   }
 
   override start(): Promise<void> {

@@ -8,6 +8,7 @@ import { dbFile, openDb } from '../../server/db/connection.ts';
 import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import type { Order } from '../../src/protocol/trading.ts';
+import { COPY_MSG } from '../../src/protocol/copy.ts';
 import { RECONNECT_DELAY_MS, USER_SOCKET_CLOSE_UNAUTHORIZED } from '../../src/protocol/market.ts';
 import { ClientBook, http, marketSocket, signUp, userSocket } from './clusterHarness.ts';
 import type { Client, DepthFrame, Sock } from './clusterHarness.ts';
@@ -102,6 +103,21 @@ describe('cluster: one engine, three gateways, Redis, real processes', () => {
     const out = await http(D, gw(0), '/user/logout', { token: dave.token });
     expect(out.code).toBe(200);
     expect((await sock.whenClosed(5000)).code).toBe(USER_SOCKET_CLOSE_UNAUTHORIZED);
+  }, 60_000);
+
+  it('copy-trading commands on a gateway run in the engine and answer its envelope', async () => {
+    const traders = await http<{ id: number }[]>(B, gw(1), '/copy/traders');
+    const lead = traders.data[0];
+    if (!lead) throw new Error('no seeded trader');
+    const f = await http<{ id: number; cash: string }>(B, gw(1), '/copy/follow', { token: bob.token, body: { traderId: lead.id, amount: '100', mode: 'ratio', ratio: '0.5' } });
+    expect(f.code, f.msg).toBe(200);
+    expect(f.msg).toBe(COPY_MSG.followed);
+    expect(Number(f.data.cash)).toBe(100);
+    const again = await http(B, gw(2), '/copy/follow', { token: bob.token, body: { traderId: lead.id, amount: '10' } });
+    expect(again.msg).toBe(COPY_MSG.alreadyFollowing);
+    const u = await http<{ status: string }>(B, gw(0), '/copy/unfollow', { token: bob.token, body: { followId: f.data.id, closePositions: true } });
+    expect(u.code, u.msg).toBe(200);
+    expect(u.data.status).toBe('ended');
   }, 60_000);
 
   it('a second engine refuses to start while the first holds the lock', async () => {
