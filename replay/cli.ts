@@ -13,6 +13,9 @@ import { replayLog } from '../src/core/replay/driver.ts';
  *   --dist <dir>         the built app for --browser (default dist/)
  *   --timeline <n>       how many timeline lines to print (default 200; 0 = none)
  *   --bless              check <name>.expect.json next to the file and pin the new final hash
+ *   --inspect            open the time-travel inspector (a local web page; with --diff: both logs)
+ *   --port <n>           the inspector's port (default: a free one)
+ *   --every <n>          with --inspect: a state snapshot every n records (default 200)
  * Exit codes: 0 replayed (no divergence), 1 divergences / violations / diff found, 2 bad input.
  */
 async function main(): Promise<number> {
@@ -27,11 +30,13 @@ async function main(): Promise<number> {
       dist: { type: 'string', default: 'dist' },
       timeline: { type: 'string', default: '200' },
       bless: { type: 'boolean', default: false },
+      inspect: { type: 'boolean', default: false },
+      port: { type: 'string', default: '0' },
     },
   });
   const file = positionals[0];
   if (!file) {
-    console.error('usage: npm run replay -- <bundle-or-fixture.jsonl> [--until <seq>] [--diff <other>] [--browser] [--every <n>]');
+    console.error('usage: npm run replay -- <bundle-or-fixture.jsonl> [--until <seq>] [--diff <other>] [--browser] [--inspect] [--every <n>]');
     return 2;
   }
   const until = values.until !== undefined ? Number(values.until) : undefined;
@@ -44,6 +49,11 @@ async function main(): Promise<number> {
   if (values.bless) {
     const { bless } = await import('./bless.ts');
     return bless(file, log);
+  }
+
+  if (values.inspect) {
+    const { runInspector } = await import('./inspector/run.ts');
+    return runInspector(file, { diff: values.diff, dist: values.dist, port: Number(values.port), every: values.every !== undefined ? Number(values.every) : undefined });
   }
 
   if (values.browser) {
