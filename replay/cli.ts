@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { diffRuns, formatDiff } from '../src/core/replay/diff.ts';
 import { loadLog, summarise, timeline } from './headless.ts';
@@ -45,6 +46,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const log = loadLog(file);
+  const generated = generatedBy(file);
+  if (generated) console.log(`generated fixture: shrunk from the property "${generated.property}" (seed ${generated.seed}); it broke the invariant "${generated.invariant}"\n  ${generated.message}`);
 
   if (values.bless) {
     const { bless } = await import('./bless.ts');
@@ -94,6 +97,18 @@ async function main(): Promise<number> {
   console.log(`state hash ${result.final.hash}`);
   const bad = result.divergences.length > 0 || result.final.violations.length > 0 || result.bookChecks.some((b) => !b.ok);
   return bad ? 1 : 0;
+}
+
+/** What a shrunk fixture's expect file says about where it came from (replay/logProperty.ts), if anything. */
+function generatedBy(file: string): { property: string; seed: number; invariant: string; message: string } | null {
+  const expectFile = file.replace(/\.jsonl$/, '.expect.json');
+  if (expectFile === file || !existsSync(expectFile)) return null;
+  try {
+    const g = (JSON.parse(readFileSync(expectFile, 'utf8')) as { generated?: { property: string; seed: number; invariant: string; message: string } }).generated;
+    return g && typeof g.invariant === 'string' ? g : null;
+  } catch {
+    return null;
+  }
 }
 
 main().then(
