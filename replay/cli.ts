@@ -46,6 +46,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const log = loadLog(file);
+  const contents = (log.header.bundle as { contents?: { appVersion: string; events: number; span: { minutes: number }; dropped: { note: string } } } | undefined)?.contents;
+  if (contents) console.log(`bundle: app ${contents.appVersion}, ${contents.events} events over ${contents.span.minutes} min; ${contents.dropped.note}`);
   const generated = generatedBy(file);
   if (generated) console.log(`generated fixture: shrunk from the property "${generated.property}" (seed ${generated.seed}); it broke the invariant "${generated.invariant}"\n  ${generated.message}`);
 
