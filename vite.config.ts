@@ -13,6 +13,8 @@ const POSTGRES_TESTS = [
   // repositories, migrations and the ledger on a database of their own (tests/server/testDb.ts)
   ...['copy', 'ledger', 'ledgerConcurrency', 'ledgerPost', 'money', 'paged', 'referral'].map((f) => `tests/server/${f}.prop.test.ts`),
   'tests/server/migrations.test.ts',
+  // the cluster of real processes (engine + gateways on Redis) on one PostgreSQL database
+  'tests/server/cluster.test.ts',
   'tests/server/openapi.test.ts',
 ];
 

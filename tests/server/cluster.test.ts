@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, startServerProcess, freePort } from '../../server/cli/cluster.ts';
 import type { Cluster } from '../../server/cli/cluster.ts';
-import { dbFile, openDb } from '../../server/db/connection.ts';
+import { openDatabase } from '../../server/db/connection.ts';
+import { createPgDatabase, dropPgDatabase, TEST_DIALECT } from './testDb.ts';
 import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
 import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import type { Order } from '../../src/protocol/trading.ts';
@@ -15,12 +16,15 @@ import type { Client, DepthFrame, Sock } from './clusterHarness.ts';
 
 /**
  * The cluster with REAL processes (docs/SCALING.md): one engine and three gateways (node + tsx),
- * a redis-server started in a temp dir, one SQLite file shared by every process. Production rate
+ * a redis-server started in a temp dir, one SQLite file shared by every process (or, in the
+ * `postgres` vitest project, one PostgreSQL database). Production rate
  * limits (RATE_LIMIT_SCALE=1): every test speaks from its own loopback address.
  */
 
 let cluster: Cluster;
 let dataDir: string;
+/** PostgreSQL run (the vitest `postgres` project): every process on one fresh database. */
+let databaseUrl: string | null = null;
 const A: Client = { ip: '127.0.0.2' };
 const B: Client = { ip: '127.0.0.3' };
 let alice: { token: string; userId: number };
@@ -57,13 +61,18 @@ async function expectEngineBook(book: ClientBook): Promise<void> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'rf-cluster-data-'));
-  cluster = await startCluster({ gateways: 3, env: { DATA_DIR: dataDir, SERVE_STATIC: '0', LOG_LEVEL: 'warn', RATE_LIMIT_SCALE: '1', MARKET_SEED: '7' } });
+  if (TEST_DIALECT === 'postgres') databaseUrl = await createPgDatabase();
+  cluster = await startCluster({
+    gateways: 3,
+    env: { DATA_DIR: dataDir, SERVE_STATIC: '0', LOG_LEVEL: 'warn', RATE_LIMIT_SCALE: '1', MARKET_SEED: '7', DATABASE_URL: databaseUrl ?? '' },
+  });
   alice = await signUp(A, gw(0), 'alice@example.com');
   bob = await signUp(B, gw(1), 'bob@example.com');
 }, 120_000);
 
 afterAll(async () => {
   await cluster?.stop();
+  if (databaseUrl) await dropPgDatabase(databaseUrl);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -220,7 +229,7 @@ describe('cluster: one engine, three gateways, Redis, real processes', () => {
     await market.next((f) => f.type === 'depth' && f.snapshot === true);
     await expectEngineBook(book);
     market.close();
-    const db = openDb({ filename: dbFile(dataDir) });
+    const { db } = openDatabase({ databaseUrl, dataDir });
     try {
       const rows = await db.selectFrom('trade_orders').select(['id', 'client_order_id', 'status']).where('user_id', 'in', [alice.userId, bob.userId]).execute();
       for (const o of acked) {
