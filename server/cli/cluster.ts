@@ -7,11 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { findPgBin, startLocalPostgres } from './localPostgres.ts';
 
 /**
- * `npm run start:cluster [-- --gateways N --port P]`: one trading engine and N gateway processes
- * (docs/SCALING.md) on the BROKER_URL (and DATABASE_URL / DATA_DIR) it is given, or on a
- * redis-server it starts itself from the system's binary in a temporary directory. Gateways listen
+ * `npm run start:cluster [-- --gateways N --port P --sqlite]`: one trading engine and N gateway
+ * processes (docs/SCALING.md) on the BROKER_URL and DATABASE_URL it is given, or on a redis-server
+ * and a PostgreSQL it starts itself from the system's binaries in a temporary directory (--sqlite:
+ * the SQLite file in DATA_DIR). Gateways listen
  * on P, P+1, ...; the engine on P+N (internal: put only the gateways behind the load balancer).
  * Ctrl-C stops everything. The functions are exported for the cross-process tests.
  */
@@ -45,7 +47,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** Starts `redis-server` (no persistence) in `dir` on a free port. */
 export async function startRedis(dir: string, bin = process.env.REDIS_SERVER ?? 'redis-server'): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  // Own process group (detached): Ctrl-C reaches only the cluster, which stops the servers first.
+  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore', detached: true });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
@@ -76,6 +79,7 @@ export async function startServerProcess(name: string, port: number, env: NodeJS
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const log: string[] = [];
   const onData = (d: Buffer): void => {
@@ -204,10 +208,29 @@ async function main(): Promise<void> {
   const gateways = arg('gateways', 2);
   if (gateways < 1) throw new Error('--gateways must be at least 1');
   const basePort = arg('port', Number(process.env.PORT ?? 8080));
-  console.log(`Starting 1 engine and ${gateways} gateways${process.env.BROKER_URL ? '' : ' (and a local redis-server)'}...`);
-  const cluster = await startCluster({ gateways, basePort, echo: true });
+  // The database: DATABASE_URL; else a local PostgreSQL from the system's binaries; --sqlite (or no binaries): the SQLite file in DATA_DIR.
+  let postgres: { url: string; stop(): Promise<void> } | null = null;
+  let pgDir: string | null = null;
+  const bin = process.env.DATABASE_URL || process.argv.includes('--sqlite') ? null : findPgBin();
+  if (bin) {
+    pgDir = mkdtempSync(join(tmpdir(), 'rf-cluster-pg-'));
+    postgres = await startLocalPostgres(bin, pgDir, await freePort());
+  } else if (!process.env.DATABASE_URL && !process.argv.includes('--sqlite')) {
+    console.log('No PostgreSQL binaries (apt-get install postgresql, or PG_BIN): every process shares the SQLite file in DATA_DIR.');
+  }
+  const databaseUrl = process.env.DATABASE_URL || postgres?.url || '';
+  console.log(`Starting 1 engine and ${gateways} gateways${process.env.BROKER_URL ? '' : ' (and a local redis-server)'}${postgres ? ' (and a local PostgreSQL)' : ''}...`);
+  const cleanupPg = async (): Promise<void> => {
+    await postgres?.stop();
+    if (pgDir) rmSync(pgDir, { recursive: true, force: true });
+  };
+  const cluster = await startCluster({ gateways, basePort, echo: true, env: { DATABASE_URL: databaseUrl } }).catch(async (err: unknown) => {
+    await cleanupPg();
+    throw err;
+  });
   const lines = [
     '',
+    `  Database: ${databaseUrl || 'SQLite in DATA_DIR'}`,
     `  Broker: ${cluster.brokerUrl}`,
     `  Engine (internal): ${cluster.engine.url}/`,
     ...cluster.gateways.map((g) => `  Gateway: ${g.url}/`),
@@ -219,7 +242,10 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    cluster.stop().then(() => process.exit(0), () => process.exit(1));
+    cluster
+      .stop()
+      .then(cleanupPg)
+      .then(() => process.exit(0), () => process.exit(1));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
