@@ -14,6 +14,7 @@ const POSTGRES_TESTS = [
   ...['copy', 'ledger', 'ledgerConcurrency', 'ledgerPost', 'money', 'paged', 'referral'].map((f) => `tests/server/${f}.prop.test.ts`),
   'tests/server/migrations.test.ts',
   'tests/server/openapi.test.ts',
+  'tests/server/multiServer.test.ts',
 ];
 
 export default defineConfig({
@@ -27,7 +28,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['tests/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     // A guard against hangs, not a speed check (speed lives in bench/): generous so a loaded machine does not fail a slow but correct test.
@@ -37,7 +37,8 @@ export default defineConfig({
     // Two runs (docs/DATABASE.md): every test on SQLite, and the tests that touch the database again on a
     // real PostgreSQL that the `postgres` project's globalSetup starts from the system's binaries.
     projects: [
-      { extends: true, test: { name: 'sqlite' } },
+      // (include lives in each project: `extends` would concatenate a root include with the project's)
+      { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'] } },
       {
         extends: true,
         test: {
