@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { diffRuns, formatDiff } from '../src/core/replay/diff.ts';
 import { loadLog, summarise, timeline } from './headless.ts';
@@ -13,6 +14,9 @@ import { replayLog } from '../src/core/replay/driver.ts';
  *   --dist <dir>         the built app for --browser (default dist/)
  *   --timeline <n>       how many timeline lines to print (default 200; 0 = none)
  *   --bless              check <name>.expect.json next to the file and pin the new final hash
+ *   --inspect            open the time-travel inspector (a local web page; with --diff: both logs)
+ *   --port <n>           the inspector's port (default: a free one)
+ *   --every <n>          with --inspect: a state snapshot every n records (default 200)
  * Exit codes: 0 replayed (no divergence), 1 divergences / violations / diff found, 2 bad input.
  */
 async function main(): Promise<number> {
@@ -27,11 +31,13 @@ async function main(): Promise<number> {
       dist: { type: 'string', default: 'dist' },
       timeline: { type: 'string', default: '200' },
       bless: { type: 'boolean', default: false },
+      inspect: { type: 'boolean', default: false },
+      port: { type: 'string', default: '0' },
     },
   });
   const file = positionals[0];
   if (!file) {
-    console.error('usage: npm run replay -- <bundle-or-fixture.jsonl> [--until <seq>] [--diff <other>] [--browser] [--every <n>]');
+    console.error('usage: npm run replay -- <bundle-or-fixture.jsonl> [--until <seq>] [--diff <other>] [--browser] [--inspect] [--every <n>]');
     return 2;
   }
   const until = values.until !== undefined ? Number(values.until) : undefined;
@@ -40,10 +46,19 @@ async function main(): Promise<number> {
     return 2;
   }
   const log = loadLog(file);
+  const contents = (log.header.bundle as { contents?: { appVersion: string; events: number; span: { minutes: number }; dropped: { note: string } } } | undefined)?.contents;
+  if (contents) console.log(`bundle: app ${contents.appVersion}, ${contents.events} events over ${contents.span.minutes} min; ${contents.dropped.note}`);
+  const generated = generatedBy(file);
+  if (generated) console.log(`generated fixture: shrunk from the property "${generated.property}" (seed ${generated.seed}); it broke the invariant "${generated.invariant}"\n  ${generated.message}`);
 
   if (values.bless) {
     const { bless } = await import('./bless.ts');
     return bless(file, log);
+  }
+
+  if (values.inspect) {
+    const { runInspector } = await import('./inspector/run.ts');
+    return runInspector(file, { diff: values.diff, dist: values.dist, port: Number(values.port), every: values.every !== undefined ? Number(values.every) : undefined });
   }
 
   if (values.browser) {
@@ -84,6 +99,18 @@ async function main(): Promise<number> {
   console.log(`state hash ${result.final.hash}`);
   const bad = result.divergences.length > 0 || result.final.violations.length > 0 || result.bookChecks.some((b) => !b.ok);
   return bad ? 1 : 0;
+}
+
+/** What a shrunk fixture's expect file says about where it came from (replay/logProperty.ts), if anything. */
+function generatedBy(file: string): { property: string; seed: number; invariant: string; message: string } | null {
+  const expectFile = file.replace(/\.jsonl$/, '.expect.json');
+  if (expectFile === file || !existsSync(expectFile)) return null;
+  try {
+    const g = (JSON.parse(readFileSync(expectFile, 'utf8')) as { generated?: { property: string; seed: number; invariant: string; message: string } }).generated;
+    return g && typeof g.invariant === 'string' ? g : null;
+  } catch {
+    return null;
+  }
 }
 
 main().then(

@@ -16,6 +16,7 @@ import { createMailer } from './mail/mailer.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { apiDocsRoutes } from './openapi.ts';
 import { createRevocationHub } from './ws/revocations.ts';
+import type { RevocationHub } from './ws/revocations.ts';
 import { miscRoutes } from './routes/misc.ts';
 import { userAuthRoutes } from './routes/userAuth.ts';
 import { userGoogleRoutes } from './routes/userGoogle.ts';
@@ -40,6 +41,8 @@ export interface BuildAppOptions {
   limits?: RateLimits;
   /** Default: SMTP from `config.mail`, or none. */
   mailer?: Mailer;
+  /** Session revocations; default in-process. Gateways pass the broker's (server/broker/channels.ts). */
+  revocations?: RevocationHub;
 }
 
 /**
@@ -49,7 +52,7 @@ export interface BuildAppOptions {
  * The caller owns `db`: close the app first, then `db.destroy()`.
  */
 export function buildApp({
-  db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale), mailer = createMailer(config.mail),
+  db, clock, config, plugins = [], limits = createRateLimits(config.rateLimitScale), mailer = createMailer(config.mail), revocations: givenRevocations,
 }: BuildAppOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: config.logLevel, ...LOGGER_REDACTION },
@@ -58,7 +61,7 @@ export function buildApp({
     // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
-  const revocations = createRevocationHub((err) => app.log.error({ err }, 'revocation listener failed'));
+  const revocations = givenRevocations ?? createRevocationHub((err) => app.log.error({ err }, 'revocation listener failed'));
   const deps: AppDeps = { db, clock, config, limits, revocations, mailer };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => mailer.close());

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from './db/connection.ts';
 import type { ServerClock } from './http/deps.ts';
 import type { MarketSource } from './market/source.ts';
+import type { TradingEngine } from './trading/engine.ts';
 import type { UserEventBus } from './ws/userBus.ts';
 
 /**
@@ -23,6 +24,11 @@ export interface FeatureDeps {
    * the caller runs the jobs by hand with `runFeatureJobs` (server/features.ts) after moving its clock (tests).
    */
   periodicMs?: number;
+  /**
+   * The trading engine to serve instead of building one on `source`: a gateway process passes its
+   * RemoteTradingEngine, which forwards every command to the engine process (docs/SCALING.md).
+   */
+  engine?: TradingEngine;
 }
 
 /** A periodic job of a feature: due work on the server clock (payouts, chain confirmations). */

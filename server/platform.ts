@@ -22,9 +22,10 @@ export interface Platform {
  * user event bus, and the plugins for /api/market/*, /api/ws/market and /api/ws/user. `source`
  * replaces the configured one (e.g. a market moved by hand in a recorder or a test).
  */
-export function createPlatform({ db, clock, source: given }: { db: Db; clock: ServerClock; source?: MarketSource }): Platform {
+export function createPlatform({ db, clock, source: given, bus: givenBus }: { db: Db; clock: ServerClock; source?: MarketSource; bus?: UserEventBus }): Platform {
   const source = given ?? createMarketSource(clock.now());
-  const bus = createUserEventBus((err) => console.error('user bus listener failed', err));
+  // Processes that share a broker pass its bus (server/broker/channels.ts).
+  const bus = givenBus ?? createUserEventBus((err) => console.error('user bus listener failed', err));
   const plugins: FastifyPluginAsync[] = [
     async (app) => {
       await app.register(marketPlugin, { source, clock });

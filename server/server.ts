@@ -7,6 +7,9 @@ import { seedDemo } from './db/seed.ts';
 import { DEMO_ACCOUNT } from './services/accounts.ts';
 import { createPlatform } from './platform.ts';
 import { createFeatures } from './features.ts';
+import { createMarketSource } from './market/createSource.ts';
+import { EngineLockHeld, loadRoleConfig, setupRole, sharedLimits } from './broker/roles.ts';
+import { tradingEngineOf } from './trading/wiring.ts';
 
 /**
  * `npm run serve`: config → database (migrated, seeded) → app → listen. The only module that
@@ -14,15 +17,44 @@ import { createFeatures } from './features.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { db, dialect } = openDatabase(config);
+  // ROLE / BROKER_URL (docs/SCALING.md): without them, one process does everything, as always.
+  const roleConfig = loadRoleConfig();
+  const gateway = roleConfig.role === 'gateway';
+  const { db, dialect } = openDatabase({ ...config, freshDb: config.freshDb && !gateway });
   await migrateToLatest(db, dialect);
   const clock = { now: () => Date.now() };
-  await seedDemo(db, clock.now());
+  if (!gateway) await seedDemo(db, clock.now());
   // A database that ran in development may hold mailed codes in clear: production keeps none.
   if (config.production) await purgeMailSecrets(db, clock.now());
-  const platform = createPlatform({ db, clock });
+  let lost = (): void => {};
+  const role = await setupRole(roleConfig, {
+    db,
+    clock,
+    createSource: () => createMarketSource(clock.now()),
+    log: (msg) => console.log(msg),
+    onError: (err) => console.error('broker', err),
+    onLost: () => lost(),
+  }).catch((err: unknown) => {
+    if (err instanceof EngineLockHeld) {
+      console.error(err.message);
+      process.exit(3);
+    }
+    throw err;
+  });
+  const platform = createPlatform({ db, clock, source: role.source, ...(role.bus ? { bus: role.bus } : {}) });
   // Every feature (trading, money, compensation, ...) follows the platform's market source and pushes on its user bus.
-  const app = buildApp({ db, clock, config, plugins: [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source })] });
+  const features = createFeatures({
+    db, clock, bus: platform.bus, source: platform.source,
+    ...(role.engine ? { engine: role.engine } : {}),
+    ...(role.periodicMs !== undefined ? { periodicMs: role.periodicMs } : {}),
+  });
+  const limits = sharedLimits(role, config.rateLimitScale);
+  const app = buildApp({
+    db, clock, config, plugins: [...platform.plugins, ...features],
+    ...(limits ? { limits } : {}),
+    ...(role.revocations ? { revocations: role.revocations } : {}),
+  });
+  app.addHook('onClose', async () => role.close());
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -41,7 +73,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
+  lost = () => {
+    // Another engine may start now: this one must stop matching at once.
+    console.error('engine: lost the broker lock; exiting');
+    process.exit(4);
+  };
   await app.listen({ host: config.host, port: config.port });
+  if (!gateway) role.serve(tradingEngineOf(db));
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const mailNote = config.production
@@ -56,6 +94,7 @@ async function main(): Promise<void> {
     `  RiskFree trading platform: http://${config.host}:${port}/`,
     config.production ? `  Production mode (${mailNote})` : `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (${mailNote})`,
     `  Data: ${config.dataDir}${dialect === 'postgres' ? ' (database: PostgreSQL)' : ''}${config.serveStatic ? '' : ' (static files off)'}`,
+    ...(roleConfig.brokerUrl ? [`  Role: ${roleConfig.role} on broker ${roleConfig.brokerUrl}`] : []),
     '',
   ];
   console.log(lines.join('\n'));

@@ -83,6 +83,8 @@ export class CopyService {
   // ------------------------------------------------------------ follow / unfollow
 
   async follow(userId: number, b: FollowParsed): Promise<CopyFollow> {
+    // A gateway process: the engine's queue runs it (server/broker/remoteEngine.ts).
+    if (this.engine.remote) return this.engine.remote.call('copy.follow', userId, b);
     const row = await this.tx(async (c) => {
       const trader = await c.trx.selectFrom('copy_traders').selectAll().where('user_id', '=', b.traderId).where('status', '=', 'active').executeTakeFirst();
       if (!trader) bad(COPY_MSG.traderNotFound, Code.notFound);
@@ -112,6 +114,7 @@ export class CopyService {
 
   /** Ends a follow: closes its copied positions at the mark (`closePositions`) or keeps them, and returns its cash. */
   async unfollow(userId: number, followId: number, closePositions: boolean): Promise<CopyFollow> {
+    if (this.engine.remote) return this.engine.remote.call('copy.unfollow', userId, followId, closePositions);
     const row = await this.tx(async (c) => {
       const f = await c.trx.selectFrom('copy_follows').selectAll().$if(lockRows(c.trx), (q) => q.forUpdate()).where('id', '=', followId).where('user_id', '=', userId).executeTakeFirst();
       if (!f) return bad(COPY_MSG.followNotFound, Code.notFound);
@@ -140,6 +143,7 @@ export class CopyService {
 
   /** Closes one copied position at the mark (a kept one after unfollowing, or any open one). */
   async closePosition(userId: number, positionId: string): Promise<CopyPosition> {
+    if (this.engine.remote) return this.engine.remote.call('copy.closePosition', userId, positionId);
     const id = await this.tx(async (c) => {
       const p = await c.trx.selectFrom('copy_positions').selectAll().where('id', '=', positionId).where('user_id', '=', userId).executeTakeFirst();
       if (!p || p.status !== 'open') return bad(COPY_MSG.positionNotFound, Code.notFound);

@@ -6,7 +6,7 @@
  * time in (t - windowMs, t] is at most `limit`. `hit` records only allowed events, so a caller
  * hammering a blocked key does not extend its own block.
  */
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements Limiter {
   private readonly events = new Map<string, number[]>();
 
   constructor(
@@ -66,25 +66,44 @@ export class SlidingWindowLimiter {
   }
 }
 
+/**
+ * What the routes call on a limit (always with `await`): SlidingWindowLimiter answers at once
+ * (one process), the broker's limiter (server/broker/limits.ts) asks the shared store so a limit
+ * holds across gateway processes.
+ */
+export interface Limiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  allows(key: string, now: number): boolean | Promise<boolean>;
+  record(key: string, now: number): void | Promise<void>;
+  hit(key: string, now: number): boolean | Promise<boolean>;
+  reset(key: string): void | Promise<void>;
+}
+
 /** The limits of docs/API.md, one limiter per rule. */
 export interface RateLimits {
   /** login + authType: 10 per minute per IP. */
-  loginPerIp: SlidingWindowLimiter;
+  loginPerIp: Limiter;
   /**
    * Failed password or code checks: 5 per 15 minutes per (account email, source IP) pair, keyed
    * `email + '\n' + ip` by the login routes. Per pair, not per account: otherwise anyone could lock
    * any account out for everyone (docs/SECURITY.md).
    */
-  loginFailuresPerAccount: SlidingWindowLimiter;
+  loginFailuresPerAccount: Limiter;
   /** sendMailCode: 5 per 10 minutes per IP. */
-  mailPerIp: SlidingWindowLimiter;
+  mailPerIp: Limiter;
 }
 
-export function createRateLimits(scale = 1): RateLimits {
+/** The rules of docs/API.md: budget per window (before RATE_LIMIT_SCALE). */
+export const RATE_RULES = {
+  loginPerIp: { limit: 10, windowMs: 60_000 },
+  loginFailuresPerAccount: { limit: 5, windowMs: 15 * 60_000 },
+  mailPerIp: { limit: 5, windowMs: 10 * 60_000 },
+} as const;
+
+/** Builds every rule's limiter with `make` (default: in-process sliding windows). */
+export function createRateLimits(scale = 1, make: (name: keyof RateLimits, limit: number, windowMs: number) => Limiter = (_n, limit, windowMs) => new SlidingWindowLimiter(limit, windowMs)): RateLimits {
   const n = (base: number) => Math.max(1, Math.round(base * scale));
-  return {
-    loginPerIp: new SlidingWindowLimiter(n(10), 60_000),
-    loginFailuresPerAccount: new SlidingWindowLimiter(n(5), 15 * 60_000),
-    mailPerIp: new SlidingWindowLimiter(n(5), 10 * 60_000),
-  };
+  const of = (name: keyof RateLimits): Limiter => make(name, n(RATE_RULES[name].limit), RATE_RULES[name].windowMs);
+  return { loginPerIp: of('loginPerIp'), loginFailuresPerAccount: of('loginFailuresPerAccount'), mailPerIp: of('mailPerIp') };
 }

@@ -96,7 +96,7 @@ export const marketPlugin: FastifyPluginAsync<MarketPluginOptions> = async (app:
     const { symbol, interval, from, to, limit } = q.data;
     if (from !== undefined && to !== undefined && from > to) return fail(400, 'Invalid query: from is after to');
     if (source.symbol(symbol) === undefined) return fail(404, UNKNOWN_SYMBOL);
-    return ok(source.klines(symbol, interval, from, to, limit));
+    return ok(source.fetchKlines ? await source.fetchKlines(symbol, interval, from, to, limit) : source.klines(symbol, interval, from, to, limit));
   });
 
   app.get('/api/ws/market', { websocket: true }, (socket) => {

@@ -25,6 +25,11 @@ export interface MarketSource {
   recentTrades(symbol: string, limit: number): Trade[];
   /** Calendar-aligned candles in ascending open time (see `aggregateBars` for from/to/limit). */
   klines(symbol: string, interval: KlineInterval, from: number | undefined, to: number | undefined, limit: number): Candle[];
+  /**
+   * Candles from a source whose series lives in another process (a gateway's mirror of the
+   * engine, server/broker/mirror.ts): the REST route awaits it instead of `klines` when present.
+   */
+  fetchKlines?(symbol: string, interval: KlineInterval, from: number | undefined, to: number | undefined, limit: number): Promise<Candle[]>;
   /** 24 h tickers of every symbol, in display order. */
   tickers(): Ticker[];
   ticker(symbol: string): Ticker | undefined;

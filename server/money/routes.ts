@@ -87,12 +87,12 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
           // Wrong codes count like failed logins (5 per 15 min per account), so a 6-digit code cannot be guessed.
           const failures = app.deps.limits.loginFailuresPerAccount;
           const key = `withdraw:${user.id}`;
-          if (!failures.allows(key, now)) return reject(Code.tooManyRequests, WALLET_MSG.tooManyAttempts);
+          if (!(await failures.allows(key, now))) return reject(Code.tooManyRequests, WALLET_MSG.tooManyAttempts);
           if (!(await verifySecurityCode(db, app.deps.config.mailCodeSecret, user, b.code, now))) {
-            failures.record(key, now);
+            await failures.record(key, now);
             return reject(Code.badRequest, WALLET_MSG.codeInvalid);
           }
-          failures.reset(key);
+          await failures.reset(key);
           const res = await holdWithdrawal(deps, { userId: user.id, rule, address: (b.address ?? '').trim(), amount: checked.amount, fee: checked.fee });
           return res.ok ? ok(res.withdrawal, WALLET_MSG.withdrawalSubmitted) : reject(res.code, res.msg);
         });

@@ -47,10 +47,10 @@ const failureKey = (req: FastifyRequest, email: string): string => `${email}\n${
  * Rate limits shared by authType and login: 10 calls per minute per IP, and an (account, IP) pair
  * with 5 failures in 15 minutes is refused before the password is even checked.
  */
-function limitLogin(req: FastifyRequest, email: string): void {
+async function limitLogin(req: FastifyRequest, email: string): Promise<void> {
   const { limits, clock } = req.server.deps;
   const now = clock.now();
-  if (!limits.loginPerIp.hit(req.ip, now) || !limits.loginFailuresPerAccount.allows(failureKey(req, email), now)) {
+  if (!(await limits.loginPerIp.hit(req.ip, now)) || !(await limits.loginFailuresPerAccount.allows(failureKey(req, email), now))) {
     reject(Code.tooManyRequests, USER_MSG.tooManyRequests);
   }
 }
@@ -66,7 +66,7 @@ async function checkCredentials(req: FastifyRequest, email: string, password: st
   // NOTE: hash even for unknown emails so timing does not reveal which accounts exist.
   const good = await verifyPassword(password, user?.password_hash ?? dummyHash(config.passwordHashLogN));
   if (!user || !good) {
-    limits.loginFailuresPerAccount.record(failureKey(req, email), clock.now());
+    await limits.loginFailuresPerAccount.record(failureKey(req, email), clock.now());
     return reject(Code.badRequest, USER_MSG.credentialsInvalid);
   }
   if (needsRehash(user.password_hash, config.passwordHashLogN)) {
@@ -112,7 +112,7 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     const body = parseInput(sendMailCodeBody, req.body);
     const { db, clock, limits } = app.deps;
     const now = clock.now();
-    if (!limits.mailPerIp.hit(req.ip, now)) reject(Code.tooManyRequests, USER_MSG.tooManyRequests);
+    if (!(await limits.mailPerIp.hit(req.ip, now))) reject(Code.tooManyRequests, USER_MSG.tooManyRequests);
     const last = await lastIssuedAt(db, body.email, body.type);
     if (last !== undefined && now - last < MAIL_CODE_RESEND_MS) reject(Code.tooManyRequests, USER_MSG.resendWait);
     const user = await findUserByEmail(db, body.email);
@@ -147,7 +147,7 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
 
   app.post('/authType', async (req) => {
     const body = parseInput(authTypeBody, req.body);
-    limitLogin(req, body.email);
+    await limitLogin(req, body.email);
     const user = await checkCredentials(req, body.email, body.password);
     const result: AuthTypeResult = { authType: user.google_secret ? 'google' : 'email' };
     return ok(result);
@@ -155,7 +155,7 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
 
   app.post('/login', async (req) => {
     const body = parseInput(loginBody, req.body);
-    limitLogin(req, body.email);
+    await limitLogin(req, body.email);
     const user = await checkCredentials(req, body.email, body.password);
     const { db, clock, limits, config } = app.deps;
     const now = clock.now();
@@ -167,10 +167,10 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
       codeOk = await consumeCode(db, config.mailCodeSecret, body.email, 'login', body.code, now);
     }
     if (!codeOk) {
-      limits.loginFailuresPerAccount.record(failureKey(req, body.email), now);
+      await limits.loginFailuresPerAccount.record(failureKey(req, body.email), now);
       reject(Code.badRequest, USER_MSG.codeInvalid);
     }
-    limits.loginFailuresPerAccount.reset(failureKey(req, body.email));
+    await limits.loginFailuresPerAccount.reset(failureKey(req, body.email));
     const token = newToken();
     const clientHeader = String(req.headers.client ?? '').slice(0, 20) || 'unknown';
     const ua = summariseUserAgent(req.headers['user-agent']);

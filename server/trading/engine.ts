@@ -60,6 +60,11 @@ export class TradingEngine implements MarketView {
   private unsubscribe: (() => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly fillListeners: FillListener[] = [];
+  /**
+   * Set only in a gateway process (server/broker/remoteEngine.ts): the engine process that runs
+   * every command. Features whose commands run in this queue (copy trading) forward them there.
+   */
+  readonly remote: { call<T>(method: string, ...args: unknown[]): Promise<T> } | undefined = undefined;
 
   constructor(opts: TradingEngineOptions) {
     this.db = opts.db;

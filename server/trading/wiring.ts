@@ -27,8 +27,9 @@ export interface TradingWiring {
  * life cycle. `periodicMs` drives the funding / overnight schedule with a real interval; tests pass 0
  * and call `engine.runPeriodic()` after moving their clock.
  */
-export function createTrading(opts: { db: Db; clock: { now(): number }; source: MarketSource; bus?: UserEventBus; periodicMs?: number }): TradingWiring {
-  const engine = new TradingEngine({ db: opts.db, clock: opts.clock, source: opts.source, ...(opts.bus ? { bus: opts.bus } : {}) });
+export function createTrading(opts: { db: Db; clock: { now(): number }; source: MarketSource; bus?: UserEventBus; periodicMs?: number; engine?: TradingEngine }): TradingWiring {
+  // A gateway process passes its RemoteTradingEngine (server/broker/remoteEngine.ts): commands go to the engine process.
+  const engine = opts.engine ?? new TradingEngine({ db: opts.db, clock: opts.clock, source: opts.source, ...(opts.bus ? { bus: opts.bus } : {}) });
   ENGINES.set(opts.db, engine);
   const plugin: FastifyPluginAsync = async (app) => {
     await engine.start({ periodicMs: opts.periodicMs ?? 1000 });

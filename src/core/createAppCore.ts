@@ -216,7 +216,33 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     newId: () => ports.random.id(),
     defer: options.defer,
   });
-  const persisted = (a: { getPersistedSnapshot(): unknown }) => a.getPersistedSnapshot();
+  // An actor's snapshot is immutable: its persisted form is computed once per snapshot of the
+  // actor and of every actor under it (cheap state() after every record for the replay inspector
+  // and --diff). A child that moved on alone makes a new entry.
+  const persistedCache = new WeakMap<object, { under: object[]; value: unknown }>();
+  type Snapshotting = { getSnapshot(): unknown };
+  const snapshotsUnder = (snap: unknown, out: object[]): object[] => {
+    const children = (snap as { children?: Record<string, Snapshotting | undefined> } | null)?.children;
+    if (children) {
+      for (const child of Object.values(children)) {
+        const s = child?.getSnapshot();
+        if (typeof s === 'object' && s !== null) {
+          out.push(s);
+          snapshotsUnder(s, out);
+        }
+      }
+    }
+    return out;
+  };
+  const persisted = (a: { getSnapshot(): object; getPersistedSnapshot(): unknown }) => {
+    const snap = a.getSnapshot();
+    const under = snapshotsUnder(snap, []);
+    const hit = persistedCache.get(snap);
+    if (hit && hit.under.length === under.length && hit.under.every((s, i) => s === under[i])) return hit.value;
+    const value = a.getPersistedSnapshot();
+    persistedCache.set(snap, { under, value });
+    return value;
+  };
 
   return {
     session: sessionActor,

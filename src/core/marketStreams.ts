@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import type { EventLog } from '../ports/eventLog.ts';
 import type { Clock } from '../ports/types.ts';
-import type { Candle, DepthSnapshot, KlineInterval, MarketFrame, SymbolInfo, Trade } from '../protocol/market.ts';
+import type { Candle, DepthSnapshot, KlineInterval, Level, MarketFrame, SymbolInfo, Trade } from '../protocol/market.ts';
 import { RECONNECT_DELAY_MS } from '../protocol/market.ts';
 import { bookSyncMachine, SNAPSHOT_LIMIT, type BookSyncLogic, type BookSyncState } from '../machines/bookSyncMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
@@ -298,6 +298,7 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     },
   );
 
+  const levelsCache = new WeakMap<OrderBookState, { bids: Level[]; asks: Level[] }>();
   return {
     book$: (s) => readerStream(() => books.get(s)?.state ?? initialOrderBook(s), (emit) => bookL.on(s, emit), hold(`${lower(s)}@depth`)),
     trades$: (s) =>
@@ -335,7 +336,15 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     state() {
       const bookState: Record<string, unknown> = {};
       for (const [s, { state: b, sync }] of books) {
-        bookState[s] = { status: b.status, seq: b.seq, reason: b.reason, buffered: b.buffer.length, ts: b.ts, bids: sideLevels(b.bids), asks: sideLevels(b.asks), sync: sync.getSnapshot().value };
+        // A book state object never changes what it reads as (src/streams/bookStore.ts), so its
+        // levels are copied out once per state: the same arrays while the book does not change
+        // (cheap state() after every record for the inspector and --diff).
+        let levels = levelsCache.get(b);
+        if (!levels) {
+          levels = { bids: sideLevels(b.bids), asks: sideLevels(b.asks) };
+          levelsCache.set(b, levels);
+        }
+        bookState[s] = { status: b.status, seq: b.seq, reason: b.reason, buffered: b.buffer.length, ts: b.ts, bids: levels.bids, asks: levels.asks, sync: sync.getSnapshot().value };
       }
       return {
         books: bookState,

@@ -1,6 +1,20 @@
 import type { LogHeader, LogRecord } from '../../ports/eventLog.ts';
 import { LOG_FORMAT, LOG_VERSION } from '../../ports/eventLog.ts';
 import { MARKET_FIXTURE_FORMAT, safeParseMarketFixture } from '../../protocol/fixture.ts';
+import { APP_VERSION } from '../supportBundle.ts';
+
+/**
+ * Bundles recorded by an app of another major version are refused: their records may mean other
+ * things to this core (renamed intents, changed frames), and a replay would be wrong, not failed.
+ */
+export function incompatibleBundle(appVersion: unknown): string | null {
+  if (appVersion === undefined) return null;
+  const major = (v: string) => v.split('.')[0];
+  if (typeof appVersion !== 'string' || major(appVersion) !== major(APP_VERSION)) {
+    return `this bundle was recorded by app version ${JSON.stringify(appVersion)}; this replay tool replays app ${major(APP_VERSION)}.x (it is ${APP_VERSION}): open it with the replay tool of the version that recorded it`;
+  }
+  return null;
+}
 
 /**
  * Reading logs for replay: an `rft-log` v1 JSON-Lines export (a session fixture, a recorder
@@ -58,6 +72,10 @@ export function parseReplayText(text: string): ParsedLog {
   if (header.format !== LOG_FORMAT) throw new ReplayParseError(firstIdx + 1, `unknown format ${JSON.stringify(header.format)} (expected "${LOG_FORMAT}" or "${MARKET_FIXTURE_FORMAT}")`);
   if (header.version !== LOG_VERSION) throw new ReplayParseError(firstIdx + 1, `unsupported ${LOG_FORMAT} version ${JSON.stringify(header.version)} (expected ${LOG_VERSION})`);
   if (typeof header.startedAt !== 'number' || !Number.isFinite(header.startedAt)) throw new ReplayParseError(firstIdx + 1, 'header.startedAt must be a number (Unix ms)');
+  if (isObject(header.bundle)) {
+    const why = incompatibleBundle(header.bundle.appVersion);
+    if (why) throw new ReplayParseError(firstIdx + 1, why);
+  }
 
   const records: LogRecord[] = [];
   const meta: LogRecord[] = [];
