@@ -11,6 +11,8 @@ const TRADES_KEPT = 500;
 
 /** What a gateway asks the engine for at start: everything a fresh mirror needs. */
 export interface MarketState {
+  /** The engine instance: a restarted engine has a new market whose sequence numbers start over. */
+  epoch: string;
   symbols: SymbolInfo[];
   books: DepthSnapshot[];
   tickers: Ticker[];
@@ -19,7 +21,7 @@ export interface MarketState {
 }
 
 /** Engine side: the state a mirror starts from, and the publisher of every frame to the broker. */
-export function marketState(source: MarketSource): MarketState {
+export function marketState(source: MarketSource, epoch: string): MarketState {
   const symbols = [...source.symbols()];
   const books: DepthSnapshot[] = [];
   const trades: Record<string, Trade[]> = {};
@@ -28,21 +30,27 @@ export function marketState(source: MarketSource): MarketState {
     if (b) books.push(b);
     trades[s.symbol] = source.recentTrades(s.symbol, TRADES_KEPT);
   }
-  return { symbols, books, tickers: source.tickers(), trades, now: source.now() };
+  return { epoch, symbols, books, tickers: source.tickers(), trades, now: source.now() };
+}
+
+/** One message on the market channel: the engine's epoch and a batch of frames in order. */
+export interface MarketMessage {
+  e: string;
+  f: MarketFrame[];
 }
 
 /**
  * Publishes the source's frames on the market channel, batched: frames emitted inside one
  * `advanceTo` go out as one message (in order) on the next turn of the event loop.
  */
-export function publishMarket(source: MarketSource, broker: Broker): () => void {
+export function publishMarket(source: MarketSource, broker: Broker, epoch: string): () => void {
   let batch: MarketFrame[] = [];
   let queued = false;
   const flush = (): void => {
     queued = false;
     const frames = batch;
     batch = [];
-    if (frames.length > 0) broker.publish(CHANNEL.market, JSON.stringify(frames));
+    if (frames.length > 0) broker.publish(CHANNEL.market, JSON.stringify({ e: epoch, f: frames } satisfies MarketMessage));
   };
   return source.subscribe((f) => {
     batch.push(f);
@@ -88,10 +96,12 @@ export class MirrorMarketSource implements MarketSource {
   private readonly tickerMap = new Map<string, Ticker>();
   private readonly tradeMap = new Map<string, Trade[]>();
   private readonly listeners = new Set<FrameListener>();
+  private readonly resetListeners = new Set<() => void>();
   private time = 0;
   private off: (() => void) | null = null;
-  /** Frames received before the first state arrived. */
-  private early: MarketFrame[] | null = [];
+  private epoch = '';
+  /** Messages received while the state is (re)loading; null once loaded. */
+  private early: MarketMessage[] | null = [];
   /** Frames received (stats). */
   received = 0;
 
@@ -103,8 +113,14 @@ export class MirrorMarketSource implements MarketSource {
 
   /** Subscribes, then loads the engine's state (retrying until an engine answers). */
   async start(): Promise<void> {
-    this.off = this.broker.subscribe(CHANNEL.market, (raw) => this.onMessage(JSON.parse(raw) as MarketFrame[]));
+    this.off = this.broker.subscribe(CHANNEL.market, (raw) => this.onMessage(JSON.parse(raw) as MarketMessage));
     await this.broker.ready();
+    await this.reload();
+  }
+
+  /** Loads the engine's state (retrying until an engine answers), then applies what arrived meanwhile. */
+  private async reload(): Promise<void> {
+    this.early ??= [];
     for (;;) {
       try {
         this.load(await this.engine.call<MarketState>('market.state'));
@@ -116,7 +132,16 @@ export class MirrorMarketSource implements MarketSource {
     }
     const early = this.early ?? [];
     this.early = null;
-    for (const f of early) this.onFrame(f);
+    for (const m of early) if (m.e === this.epoch) for (const f of m.f) this.onFrame(f);
+  }
+
+  /**
+   * Called when the engine restarted (a new epoch): its market is a new one, sequence numbers start
+   * over, so whoever holds sockets must make their clients resubscribe (MarketHub closes them, 1012).
+   */
+  onReset(listener: () => void): () => void {
+    this.resetListeners.add(listener);
+    return () => void this.resetListeners.delete(listener);
   }
 
   stop(): void {
@@ -125,6 +150,9 @@ export class MirrorMarketSource implements MarketSource {
   }
 
   private load(s: MarketState): void {
+    this.epoch = s.epoch;
+    this.books.clear();
+    this.tradeMap.clear();
     this.infos = s.symbols;
     this.bySymbol.clear();
     for (const i of s.symbols) this.bySymbol.set(i.symbol, i);
@@ -141,13 +169,24 @@ export class MirrorMarketSource implements MarketSource {
     this.books.set(b.symbol, book);
   }
 
-  private onMessage(frames: MarketFrame[]): void {
-    this.received += frames.length;
+  private onMessage(m: MarketMessage): void {
+    this.received += m.f.length;
     if (this.early !== null) {
-      this.early.push(...frames);
+      this.early.push(m);
       return;
     }
-    for (const f of frames) this.onFrame(f);
+    if (m.e !== this.epoch) {
+      // A new engine: reload everything from it, then tell the socket holders.
+      this.early = [m];
+      this.reload().then(
+        () => {
+          for (const l of [...this.resetListeners]) l();
+        },
+        (err: unknown) => this.onError(err),
+      );
+      return;
+    }
+    for (const f of m.f) this.onFrame(f);
   }
 
   private onFrame(f: MarketFrame): void {

@@ -22,10 +22,10 @@ type TpslBody = { positionId: string; tp: number | null; sl: number | null };
  * What the engine process answers over the broker: every trading command (through its one serial
  * queue, the only place orders are matched) and the market state gateways mirror.
  */
-export function engineHandlers(engine: TradingEngine, source: MarketSource): EngineHandlers {
+export function engineHandlers(engine: TradingEngine, source: MarketSource, epoch: string): EngineHandlers {
   const copy = (): CopyService => copyServiceOf({ db: engine.db }, engine) ?? reject(Code.notFound, SERVER_MSG.notFound);
   return {
-    'market.state': () => marketState(source),
+    'market.state': () => marketState(source, epoch),
     'market.depth': (symbol: string) => source.snapshot(symbol, 1000) ?? null,
     'market.klines': (symbol: string, interval: KlineInterval, from: number | null, to: number | null, limit: number) =>
       source.klines(symbol, interval, from ?? undefined, to ?? undefined, limit),

@@ -119,13 +119,13 @@ export async function setupRole(
   }, ENGINE_LEASE_MS / 3);
   renew.unref();
   const source = deps.createSource();
-  const offMarket = shared ? publishMarket(source, broker) : () => {};
+  const offMarket = shared ? publishMarket(source, broker, owner) : () => {};
   const bus = shared ? createBrokerUserBus(broker, { publishAlways: true, onError: deps.onError }) : undefined;
   let offServe = (): void => {};
   const setup: RoleSetup = {
     role: rc.role, broker, source,
     serve(tradingEngine) {
-      if (tradingEngine) offServe = serveEngine(broker, engineHandlers(tradingEngine, source), deps.onError);
+      if (tradingEngine) offServe = serveEngine(broker, engineHandlers(tradingEngine, source, owner), deps.onError);
     },
     async close() {
       renewing = false;

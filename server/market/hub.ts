@@ -8,6 +8,8 @@ import { parseTopic, type ParsedTopic } from './topics.ts';
 export const CLOSE_IDLE = 4000;
 export const CLOSE_SLOW_CONSUMER = 1013;
 export const CLOSE_GOING_AWAY = 1001;
+/** The market started over (a new engine behind a gateway): reconnect and resubscribe. */
+export const CLOSE_SERVICE_RESTART = 1012;
 /** Default bound on a socket's unsent bytes before it is dropped as a slow consumer. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -51,6 +53,7 @@ export class MarketHub {
   private readonly conns = new Set<Conn>();
   private readonly byTopic = new Map<string, Set<Conn>>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeReset: () => void;
   /** Frames written to sockets since start (for stats and the bench). */
   sent = 0;
 
@@ -62,6 +65,8 @@ export class MarketHub {
     this.maxTopics = opts.maxTopics ?? MAX_TOPICS_PER_CONNECTION;
     this.depthLimit = opts.depthSnapshotLimit ?? 100;
     this.unsubscribe = this.source.subscribe((f) => this.publish(f));
+    // Sequence numbers of a restarted market start over: every client must take a new snapshot.
+    this.unsubscribeReset = this.source.onReset?.(() => this.dropAll(CLOSE_SERVICE_RESTART, 'Market restarted')) ?? (() => {});
   }
 
   /** Number of open connections and of topics with at least one subscriber. */
@@ -89,7 +94,12 @@ export class MarketHub {
   /** Stops listening to the source and closes every socket (1001). */
   close(): void {
     this.unsubscribe();
-    for (const conn of [...this.conns]) this.drop(conn, CLOSE_GOING_AWAY, 'Server shutting down');
+    this.unsubscribeReset();
+    this.dropAll(CLOSE_GOING_AWAY, 'Server shutting down');
+  }
+
+  private dropAll(code: number, reason: string): void {
+    for (const conn of [...this.conns]) this.drop(conn, code, reason);
   }
 
   private publish(frame: MarketFrame): void {

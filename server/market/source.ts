@@ -30,6 +30,11 @@ export interface MarketSource {
    * engine, server/broker/mirror.ts): the REST route awaits it instead of `klines` when present.
    */
   fetchKlines?(symbol: string, interval: KlineInterval, from: number | undefined, to: number | undefined, limit: number): Promise<Candle[]>;
+  /**
+   * Registers a listener for a market that started over (a gateway's mirror when a new engine
+   * took over: sequence numbers restart); socket holders make their clients resubscribe.
+   */
+  onReset?(listener: () => void): () => void;
   /** 24 h tickers of every symbol, in display order. */
   tickers(): Ticker[];
   ticker(symbol: string): Ticker | undefined;

@@ -41,6 +41,20 @@ function order(c: Client, base: string, token: string, extra: Record<string, unk
   });
 }
 
+/** Waits until the client's book reaches a sequence the engine reports, and compares the top 20 levels there. */
+async function expectEngineBook(book: ClientBook): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const eng = await http<{ seq: number; bids: [number, number][]; asks: [number, number][] }>(B, cluster.engine.url, '/market/depth?symbol=BTCUSDT&limit=20');
+    const until = Date.now() + 5000;
+    while (book.seq < eng.data.seq && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const mine = book.bySeq.get(eng.data.seq);
+    if (mine === undefined) continue; // the engine's snapshot predates the client's: ask again
+    expect(mine).toBe(JSON.stringify({ bids: eng.data.bids, asks: eng.data.asks }));
+    return;
+  }
+  throw new Error('the client never held the sequence the engine reported');
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'rf-cluster-data-'));
   cluster = await startCluster({ gateways: 3, env: { DATA_DIR: dataDir, SERVE_STATIC: '0', LOG_LEVEL: 'warn', RATE_LIMIT_SCALE: '1', MARKET_SEED: '7' } });
@@ -167,17 +181,7 @@ describe('cluster: one engine, three gateways, Redis, real processes', () => {
       await lane;
     }
     // The client's book, at the engine's sequence number, is the engine's book.
-    let compared = false;
-    for (let attempt = 0; attempt < 20 && !compared; attempt++) {
-      const eng = await http<{ seq: number; bids: [number, number][]; asks: [number, number][] }>(B, cluster.engine.url, '/market/depth?symbol=BTCUSDT&limit=20');
-      const until = Date.now() + 5000;
-      while (book.seq < eng.data.seq && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      const mine = book.bySeq.get(eng.data.seq);
-      if (mine === undefined) continue; // the engine's snapshot predates the client's: ask again
-      expect(mine).toBe(JSON.stringify({ bids: eng.data.bids, asks: eng.data.asks }));
-      compared = true;
-    }
-    expect(compared).toBe(true);
+    await expectEngineBook(book);
     expect(book.gaps).toBe(0);
     user2?.close();
     market2?.close();
@@ -209,6 +213,13 @@ describe('cluster: one engine, three gateways, Redis, real processes', () => {
       after = await order(A, gw(0), alice.token);
     }
     expect(after.code, after.msg).toBe(200);
+    // The restarted engine's market is a new one: the gateways resynced their books from it.
+    const book = new ClientBook();
+    const market = await marketSocket(A, gw(1), ['btcusdt@depth']);
+    market.ws.on('message', (d) => book.onFrame(JSON.parse(d.toString()) as DepthFrame));
+    await market.next((f) => f.type === 'depth' && f.snapshot === true);
+    await expectEngineBook(book);
+    market.close();
     const db = openDb({ filename: dbFile(dataDir) });
     try {
       const rows = await db.selectFrom('trade_orders').select(['id', 'client_order_id', 'status']).where('user_id', 'in', [alice.userId, bob.userId]).execute();

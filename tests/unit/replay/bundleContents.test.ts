@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseReplayText, ReplayParseError } from '../../../src/core/replay/parse.ts';
 import { createRecordedCore } from '../../../src/core/replay/record.ts';
@@ -66,6 +67,17 @@ describe('support bundle contents line', () => {
     expect(c.dropped.note).toContain(`dropped the first ${c.dropped.records} records`);
     expect(c.events).toBe(log.records.length);
     expect(c.span.fromT).toBe(log.records[0]?.t);
+  });
+});
+
+describe('compressed logs', () => {
+  it('npm run replay reads a gzipped fixture (.jsonl.gz) to the same pinned hash', () => {
+    const spec = JSON.parse(readFileSync(join(ROOT, 'fixtures/sessions/orderbook-gap-ui.expect.json'), 'utf8')) as { hash: string };
+    const file = join(mkdtempSync(join(tmpdir(), 'rft-gz-')), 'orderbook-gap-ui.jsonl.gz');
+    writeFileSync(file, gzipSync(readFileSync(join(ROOT, 'fixtures/sessions/orderbook-gap-ui.jsonl'))));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'replay/cli.ts', file, '--timeline', '0'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`state hash ${spec.hash}`);
   });
 });
 
