@@ -16,6 +16,7 @@ const POSTGRES_TESTS = [
   // the cluster of real processes (engine + gateways on Redis) on one PostgreSQL database
   'tests/server/cluster.test.ts',
   'tests/server/openapi.test.ts',
+  'tests/server/multiServer.test.ts',
 ];
 
 export default defineConfig({
@@ -29,7 +30,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['tests/**/*.test.{ts,tsx}'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     environment: 'node',
     // A guard against hangs, not a speed check (speed lives in bench/): generous so a loaded machine does not fail a slow but correct test.
@@ -39,7 +39,8 @@ export default defineConfig({
     // Two runs (docs/DATABASE.md): every test on SQLite, and the tests that touch the database again on a
     // real PostgreSQL that the `postgres` project's globalSetup starts from the system's binaries.
     projects: [
-      { extends: true, test: { name: 'sqlite' } },
+      // (include lives in each project: `extends` would concatenate a root include with the project's)
+      { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.{ts,tsx}'] } },
       {
         extends: true,
         test: {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
 import { replayLog } from '../src/core/replay/driver.ts';
 import { parseReplayText } from '../src/core/replay/parse.ts';
 import { createRecordedCore } from '../src/core/replay/record.ts';
@@ -62,7 +63,10 @@ export async function run(): Promise<Record<string, number | string>> {
     generate_1h_ms: Math.round(genMs),
     log_1h_bytes: hour.text.length,
     bundle_10min_bytes: bundle.length,
+    bundle_10min_gzip_bytes: gzipSync(bundle).length,
     recording_10min_uncapped_bytes: tenText.length,
+    // What the whole 10 minutes would take gzipped (the replay tool and the inspector read .jsonl.gz).
+    recording_10min_uncapped_gzip_bytes: gzipSync(tenText).length,
     bundle_10min_records: bundleLog.records.length,
     bundle_10min_minutes_kept: Number(keptMinutes.toFixed(2)),
     bundle_10min_first_seq: bundleLog.header.firstSeq,

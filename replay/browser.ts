@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import type { ParsedLog } from '../src/core/replay/parse.ts';
+import { readLogText } from './headless.ts';
 
 /**
  * `npm run replay -- <file> --browser`: the real built UI (dist/, `npm run build` first) in
@@ -42,7 +43,7 @@ export async function replayInBrowser(file: string, log: ParsedLog, opts: Browse
     console.error('error: dist/index.html not found: run `npm run build` first');
     return 2;
   }
-  const text = readFileSync(file, 'utf8');
+  const text = readLogText(file);
   mkdirSync(opts.outDir, { recursive: true });
   const executablePath = execSync('command -v chromium', { shell: '/bin/sh' }).toString().trim();
   const browser = await chromium.launch({

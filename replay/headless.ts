@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { parseReplayText, ReplayParseError, type ParsedLog } from '../src/core/replay/parse.ts';
 import { replayLog, type Checkpoint, type ReplayOptions, type ReplayResult } from '../src/core/replay/driver.ts';
 import { describe } from '../src/core/replay/diff.ts';
@@ -9,11 +10,21 @@ import type { LogRecord } from '../src/ports/eventLog.ts';
  * with a clear, line-naming error, replay it, and summarise a checkpoint for humans.
  */
 
+/** A log file's text; gzip-compressed files (`.jsonl.gz`, or any file starting with the gzip magic) are inflated. */
+export function readLogText(file: string): string {
+  return logTextOf(readFileSync(file));
+}
+
+/** The text of log bytes, inflating gzip (magic 1f 8b). */
+export function logTextOf(bytes: Buffer): string {
+  return (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
 /** Reads and parses a replay file; the error names the file and line (never a stack trace). */
 export function loadLog(file: string): ParsedLog {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readLogText(file);
   } catch (e) {
     throw new Error(`${file}: cannot read (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }

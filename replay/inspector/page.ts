@@ -360,7 +360,7 @@ document.addEventListener('keydown', (e) => {
 async function loadFile(file: File): Promise<void> {
   const status = $('drop-status');
   status.textContent = `loading ${file.name}…`;
-  const res = await fetch(`/__inspector/api/load?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: await file.text() });
+  const res = await fetch(`/__inspector/api/load?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
   const body = (await res.json()) as { ok?: boolean; error?: string; records?: number };
   if (!res.ok || !body.ok) {
     status.textContent = `not loaded: ${body.error ?? res.statusText}`;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformWithOxc } from 'vite';
+import { logTextOf } from '../headless.ts';
 import { describe, diffRuns, type DiffReport } from '../../src/core/replay/diff.ts';
 import { buildInspectorIndex, machineStates, type InspectorIndex } from '../../src/core/replay/inspect.ts';
 import { parseReplayText, ReplayParseError, type ParsedLog } from '../../src/core/replay/parse.ts';
@@ -101,6 +102,7 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
+/** A dropped bundle's text (gzip inflated). */
 function readBody(req: IncomingMessage, max = 64 * 1024 * 1024): Promise<string> {
   return new Promise((ok, fail) => {
     const chunks: Buffer[] = [];
@@ -112,7 +114,13 @@ function readBody(req: IncomingMessage, max = 64 * 1024 * 1024): Promise<string>
         req.destroy();
       } else chunks.push(c);
     });
-    req.on('end', () => ok(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      try {
+        ok(logTextOf(Buffer.concat(chunks)));
+      } catch (e) {
+        fail(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
     req.on('error', fail);
   });
 }

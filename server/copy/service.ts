@@ -18,7 +18,7 @@ import { followEquity, mirrorFill, moveTo } from './mirror.ts';
 import { closeCopyPart, COIN, CopySettlementError, emptyCopyTouched, fundFollow, returnCash } from './settle.ts';
 import type { CopyCtx, CopyPositionRow, CopyTouched, FollowRow } from './settle.ts';
 import { applicationDto, copyOrderDto, followDto, nicknameOf, positionDto } from './views.ts';
-import { transact } from '../db/tx.ts';
+import { lockRows, transact } from '../db/tx.ts';
 
 const bad = (msg: string, code: number = Code.badRequest): never => {
   throw new Rejection(code, msg);
@@ -116,7 +116,7 @@ export class CopyService {
   async unfollow(userId: number, followId: number, closePositions: boolean): Promise<CopyFollow> {
     if (this.engine.remote) return this.engine.remote.call('copy.unfollow', userId, followId, closePositions);
     const row = await this.tx(async (c) => {
-      const f = await c.trx.selectFrom('copy_follows').selectAll().where('id', '=', followId).where('user_id', '=', userId).executeTakeFirst();
+      const f = await c.trx.selectFrom('copy_follows').selectAll().$if(lockRows(c.trx), (q) => q.forUpdate()).where('id', '=', followId).where('user_id', '=', userId).executeTakeFirst();
       if (!f) return bad(COPY_MSG.followNotFound, Code.notFound);
       if (f.status !== 'active') bad(COPY_MSG.followEnded, Code.conflict);
       return this.endFollow(c, f, closePositions, 'user');
@@ -147,7 +147,7 @@ export class CopyService {
     const id = await this.tx(async (c) => {
       const p = await c.trx.selectFrom('copy_positions').selectAll().where('id', '=', positionId).where('user_id', '=', userId).executeTakeFirst();
       if (!p || p.status !== 'open') return bad(COPY_MSG.positionNotFound, Code.notFound);
-      const f = await c.trx.selectFrom('copy_follows').selectAll().where('id', '=', p.follow_id).executeTakeFirstOrThrow();
+      const f = await c.trx.selectFrom('copy_follows').selectAll().$if(lockRows(c.trx), (q) => q.forUpdate()).where('id', '=', p.follow_id).executeTakeFirstOrThrow();
       const rules = this.engine.rules(p.symbol);
       const mark = this.engine.markPrice(p.symbol);
       if (!rules || mark === undefined) return bad(COPY_MSG.noPrice);
@@ -198,7 +198,7 @@ export class CopyService {
       for (const { id } of follows) {
         try {
           await this.tx(async (c) => {
-            const f = await c.trx.selectFrom('copy_follows').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+            const f = await c.trx.selectFrom('copy_follows').selectAll().$if(lockRows(c.trx), (q) => q.forUpdate()).where('id', '=', id).executeTakeFirstOrThrow();
             if (f.status !== 'active') return;
             const after = await mirrorFill(c, f, rules, e);
             await this.checkStopLoss(c, after);
@@ -237,14 +237,14 @@ export class CopyService {
       await this.tx(async (c) => {
         const now = await c.trx.selectFrom('copy_positions').selectAll().where('id', '=', p.id).executeTakeFirst();
         if (!now || now.status !== 'open') return;
-        const f = await c.trx.selectFrom('copy_follows').selectAll().where('id', '=', now.follow_id).executeTakeFirstOrThrow();
+        const f = await c.trx.selectFrom('copy_follows').selectAll().$if(lockRows(c.trx), (q) => q.forUpdate()).where('id', '=', now.follow_id).executeTakeFirstOrThrow();
         await liquidateCopy(c, f, rules, now, markU);
       });
     }
     const stops = await this.db.selectFrom('copy_follows').select('id').where('status', '=', 'active').where('stop_loss', 'is not', null).execute();
     for (const { id } of stops) {
       await this.tx(async (c) => {
-        const f = await c.trx.selectFrom('copy_follows').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        const f = await c.trx.selectFrom('copy_follows').selectAll().$if(lockRows(c.trx), (q) => q.forUpdate()).where('id', '=', id).executeTakeFirstOrThrow();
         await this.checkStopLoss(c, f);
       });
     }

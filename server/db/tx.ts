@@ -37,3 +37,12 @@ export function transact<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
   return withTxRetry(db, () => db.transaction().execute(fn));
 }
+
+/**
+ * Whether a read that will be written back in the same transaction should take `FOR UPDATE` row locks:
+ * on PostgreSQL yes (another process may change the row in between), on SQLite there is nothing to lock
+ * (one writer) and the syntax does not exist. Use as `.$if(lockRows(trx), (q) => q.forUpdate())`.
+ */
+export function lockRows(db: Db): boolean {
+  return dialectOf(db) === 'postgres';
+}

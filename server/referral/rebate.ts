@@ -3,6 +3,7 @@ import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { parseMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
 import { move } from '../ledger/post.ts';
+import { lockRows } from '../db/tx.ts';
 import { REFERRAL_RATE_BPS, REFERRAL_WALLET, rebateOf } from '../../src/protocol/referral.ts';
 
 /**
@@ -68,7 +69,7 @@ export async function creditReferralRebate(trx: Db, f: PaidFee): Promise<RebateC
       created_at: f.now,
     })
     .execute();
-  const totals = await trx.selectFrom('referral_invitees').selectAll().where('invitee_id', '=', f.userId).executeTakeFirst();
+  const totals = await trx.selectFrom('referral_invitees').selectAll().where('invitee_id', '=', f.userId).$if(lockRows(trx), (q) => q.forUpdate()).executeTakeFirst();
   if (totals) {
     await trx
       .updateTable('referral_invitees')

@@ -13,7 +13,7 @@ import { seedDemo } from '../../server/db/seed.ts';
 import { createRateLimits, SlidingWindowLimiter } from '../../server/http/rateLimit.ts';
 import type { RateLimits } from '../../server/http/rateLimit.ts';
 import type { Envelope } from '../../src/protocol/envelope.ts';
-import { openTestDb } from './testDb.ts';
+import { openTestDb, sharedTestDb } from './testDb.ts';
 
 /** A clock the test moves by hand. */
 export class ManualClock {
@@ -43,6 +43,8 @@ export interface Harness {
   db: Db;
   /** sqlite, or postgres under TEST_DATABASE=postgres (tests/server/testDb.ts). */
   dialect: DialectName;
+  /** postgres://… of the database (PostgreSQL only), for `shareDatabase`. */
+  dbUrl: string | null;
   clock: ManualClock;
   config: ServerConfig;
   base: string;
@@ -55,6 +57,8 @@ export interface HarnessOptions {
   config?: Partial<ServerConfig>;
   seed?: boolean;
   plugins?: FastifyPluginAsync[];
+  /** PostgreSQL only: serve another harness's database (its `dbUrl`) through a pool of this server's own, as a second process would. */
+  shareDatabase?: string;
 }
 
 /**
@@ -66,7 +70,7 @@ export interface HarnessOptions {
 export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-server-'));
   const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, ...opts.config };
-  const testDb = await openTestDb(dataDir);
+  const testDb = opts.shareDatabase ? sharedTestDb(opts.shareDatabase) : await openTestDb(dataDir);
   const { db } = testDb;
   const clock = new ManualClock(T0);
   if (opts.seed) await seedDemo(db, clock.now());
@@ -77,6 +81,7 @@ export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
     app,
     db,
     dialect: testDb.dialect,
+    dbUrl: testDb.url,
     clock,
     config,
     dataDir,

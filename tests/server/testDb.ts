@@ -77,3 +77,9 @@ export async function openTestDb(dir?: string): Promise<TestDb> {
   await migrateToLatest(db, 'sqlite');
   return { db, dialect: 'sqlite', url: null, close: () => db.destroy() };
 }
+
+/** Another pool on an existing test database (PostgreSQL): closing it leaves the database to its owner. */
+export function sharedTestDb(url: string): TestDb {
+  const db = openPostgres({ url });
+  return { db, dialect: 'postgres', url, close: () => db.destroy() };
+}

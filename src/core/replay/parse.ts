@@ -10,7 +10,10 @@ import { APP_VERSION } from '../supportBundle.ts';
 export function incompatibleBundle(appVersion: unknown): string | null {
   if (appVersion === undefined) return null;
   const major = (v: string) => v.split('.')[0];
-  if (typeof appVersion !== 'string' || major(appVersion) !== major(APP_VERSION)) {
+  // A tool's own recordings name the tool instead of a version ('record-session', 'bench'): the
+  // tool runs this very core, so they replay.
+  const isVersion = typeof appVersion === 'string' && /^\d+\.\d+\.\d+/.test(appVersion);
+  if (typeof appVersion !== 'string' || (isVersion && major(appVersion) !== major(APP_VERSION))) {
     return `this bundle was recorded by app version ${JSON.stringify(appVersion)}; this replay tool replays app ${major(APP_VERSION)}.x (it is ${APP_VERSION}): open it with the replay tool of the version that recorded it`;
   }
   return null;

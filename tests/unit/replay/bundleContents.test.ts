@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseReplayText, ReplayParseError } from '../../../src/core/replay/parse.ts';
 import { createRecordedCore } from '../../../src/core/replay/record.ts';
@@ -69,6 +70,17 @@ describe('support bundle contents line', () => {
   });
 });
 
+describe('compressed logs', () => {
+  it('npm run replay reads a gzipped fixture (.jsonl.gz) to the same pinned hash', () => {
+    const spec = JSON.parse(readFileSync(join(ROOT, 'fixtures/sessions/orderbook-gap-ui.expect.json'), 'utf8')) as { hash: string };
+    const file = join(mkdtempSync(join(tmpdir(), 'rft-gz-')), 'orderbook-gap-ui.jsonl.gz');
+    writeFileSync(file, gzipSync(readFileSync(join(ROOT, 'fixtures/sessions/orderbook-gap-ui.jsonl'))));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'replay/cli.ts', file, '--timeline', '0'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`state hash ${spec.hash}`);
+  });
+});
+
 describe('incompatible bundles are refused', () => {
   const fixture = readFileSync(join(ROOT, 'fixtures/sessions/login-google-ui.jsonl'), 'utf8');
   const asVersion = (v: string) => {
@@ -80,6 +92,7 @@ describe('incompatible bundles are refused', () => {
 
   it('the same major version replays; another one is a clear error on line 1', () => {
     expect(parseReplayText(asVersion('1.4.2')).records.length).toBeGreaterThan(0);
+    expect(parseReplayText(asVersion('record-session')).records.length).toBeGreaterThan(0); // a recording tool's own log
     expect(() => parseReplayText(asVersion('2.0.0'))).toThrow(ReplayParseError);
     expect(() => parseReplayText(asVersion('2.0.0'))).toThrow(/^line 1: this bundle was recorded by app version "2.0.0"; this replay tool replays app 1.x/);
   });

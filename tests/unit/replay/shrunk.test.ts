@@ -24,13 +24,20 @@ const written: string[] = [];
 afterEach(() => {
   for (const f of written.splice(0)) rmSync(f, { force: true });
   const dir = join(ROOT, GENERATED_DIR);
-  if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
+  try {
+    if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // another test process (the sqlite / postgres vitest projects) is writing there right now
+  }
 });
+
+// Both vitest projects run this file, maybe at once: each writes its own fixture.
+const PROPERTY = `broken-book-p${process.pid}`;
 
 describe('shrunk failures become fixtures', () => {
   it('a broken invariant writes a small fixture that replays and names the invariant', async () => {
     const r = await runLogProperty({
-      property: 'replay-invariants-broken-book',
+      property: PROPERTY,
       arbitrary: logArb,
       toLog: buildLogText,
       check: (log) => checkGeneratedLog(log, { marketReducers: broken }),
@@ -39,7 +46,7 @@ describe('shrunk failures become fixtures', () => {
     });
     if (r.ok) throw new Error('the broken reducer went unnoticed');
     written.push(r.fixture, r.expectFile);
-    expect(r.fixture).toBe(join(ROOT, GENERATED_DIR, 'replay-invariants-broken-book-1616.jsonl'));
+    expect(r.fixture).toBe(join(ROOT, GENERATED_DIR, `${PROPERTY}-1616.jsonl`));
     expect(r.invariant).toMatch(/^no invariant violation at any checkpoint/);
     expect(r.message).toMatch(/book BTCUSDT shows level \d+ with quantity -1/);
     expect(r.shrinks).toBeGreaterThan(0);
@@ -50,7 +57,7 @@ describe('shrunk failures become fixtures', () => {
     expect(log.records.length).toBe(r.events);
     expect(r.events).toBeLessThanOrEqual(36);
     const spec = JSON.parse(readFileSync(r.expectFile, 'utf8')) as { description: string; generated: { property: string; seed: number; invariant: string }; expectations: unknown[] };
-    expect(spec.generated).toMatchObject({ property: 'replay-invariants-broken-book', seed: 1616, invariant: r.invariant });
+    expect(spec.generated).toMatchObject({ property: PROPERTY, seed: 1616, invariant: r.invariant });
     expect(spec.description).toContain('quantity -1');
 
     // It replays: with the broken reducer the violation is back; with the real one it is gone
@@ -63,14 +70,14 @@ describe('shrunk failures become fixtures', () => {
     // `npm run replay` reads it like any fixture and names the invariant from its expect file.
     const cli = spawnSync(process.execPath, ['--import', 'tsx', 'replay/cli.ts', r.fixture, '--timeline', '0'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(cli.status).toBe(0);
-    expect(cli.stdout).toContain('generated fixture: shrunk from the property "replay-invariants-broken-book" (seed 1616)');
+    expect(cli.stdout).toContain(`generated fixture: shrunk from the property "${PROPERTY}" (seed 1616)`);
     expect(cli.stdout).toContain(`it broke the invariant "${r.invariant}"`);
     expect(cli.stdout).toMatch(/state hash [0-9a-f]{16}/);
   });
 
   it('a property that holds writes nothing', async () => {
-    const r = await runLogProperty({ property: 'replay-invariants-ok', arbitrary: logArb, toLog: buildLogText, check: (log) => checkGeneratedLog(log), params: { numRuns: 10, seed: 7 }, dir: join(ROOT, GENERATED_DIR) });
+    const r = await runLogProperty({ property: `ok-p${process.pid}`, arbitrary: logArb, toLog: buildLogText, check: (log) => checkGeneratedLog(log), params: { numRuns: 10, seed: 7 }, dir: join(ROOT, GENERATED_DIR) });
     expect(r.ok).toBe(true);
-    expect(existsSync(join(ROOT, GENERATED_DIR, 'replay-invariants-ok-7.jsonl'))).toBe(false);
+    expect(existsSync(join(ROOT, GENERATED_DIR, `ok-p${process.pid}-7.jsonl`))).toBe(false);
   });
 });
