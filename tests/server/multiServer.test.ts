@@ -74,11 +74,14 @@ describe.runIf(TEST_DIALECT === 'postgres')('three servers on one PostgreSQL dat
             const { token } = tokens[o.user] as { token: string };
             const server = servers[o.server] as Harness;
             if (o.kind === 'toPerp' || o.kind === 'toFund') {
+              // Money moves run on whichever server (gateway) gets them, against the shared database.
               const [from, to] = o.kind === 'toPerp' ? ['fund', 'perp'] : ['perp', 'fund'];
               return call(server, '/wallet/transfer', { token, body: { from, to, coin: 'USDT', amount: String(o.amount) } });
             }
             seq += 1;
-            return call(server, '/trade/order', {
+            // Orders go to the one trading engine, as a cluster's gateways forward them
+            // (docs/SCALING.md): positions and orders are owned by that engine's serial queue.
+            return call(servers[0] as Harness, '/trade/order', {
               token,
               body: { clientOrderId: `m${seq}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: o.kind, qty: o.qty, leverage: 10 },
             });
