@@ -55,7 +55,7 @@ autocannon({
   (raw) => {
     // Off the main thread autocannon returns encoded histograms: aggregate them here.
     const r = autocannon.aggregateResult([raw], { url: workerData.url, duration: workerData.seconds });
-    parentPort.postMessage({ ok: true, r: { requests: { average: r.requests.average }, latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max }, non2xx: r.non2xx, errors: r.errors } });
+    parentPort.postMessage({ ok: true, r: { requests: { average: r.requests.total / workerData.seconds }, latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max }, non2xx: r.non2xx, errors: r.errors } });
   },
   (e) => parentPort.postMessage({ ok: false, message: String(e) }),
 );
