@@ -29,6 +29,21 @@ export function DesktopTradeLayout(props: { contract: string; head: ReactNode; c
     if (meta.isUserInteraction) store.set(group, meta.requestedLayout ?? layout);
     else if (store.get()[group]) store.set(group, layout);
   };
+  // Without ResizeObserver (jsdom in unit tests) the panels library cannot measure: the same
+  // panels at their default sizes, not resizable.
+  if (typeof ResizeObserver === 'undefined') {
+    return (
+      <div className="rf-trade rf-trade--desktop rf-trade--static" data-contract={props.contract} data-layout-owner={owner}>
+        {props.head}
+        <div className="rf-tl-columns">
+          <div className="rf-trade-main">{props.chart}</div>
+          <div className="rf-trade-book">{props.book}</div>
+          <div className="rf-trade-panel">{props.panel}</div>
+          <div className="rf-trade-account">{props.account}</div>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="rf-trade rf-trade--desktop" data-contract={props.contract} data-layout-owner={owner}>
       {props.head}
