@@ -47,17 +47,23 @@ function order(c: Client, base: string, token: string, extra: Record<string, unk
 
 /** Waits until the client's book reaches a sequence the engine reports, and compares the top 20 levels there. */
 async function expectEngineBook(book: ClientBook, alive: () => boolean = () => true): Promise<void> {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 80; attempt++) {
     if (!alive()) throw new Error('the market socket was closed');
     const eng = await http<{ seq: number; bids: [number, number][]; asks: [number, number][] }>(B, cluster.engine.url, '/market/depth?symbol=BTCUSDT&limit=20');
     const until = Date.now() + 5000;
     while (book.seq < eng.data.seq && Date.now() < until && alive()) await new Promise((r) => setTimeout(r, 50));
     const mine = book.bySeq.get(eng.data.seq);
-    if (mine === undefined) continue; // the engine's snapshot predates the client's: ask again
+    if (mine === undefined) {
+      // The engine's snapshot predates the client's, or falls inside one batched diff the client
+      // got as a whole: ask again a moment later.
+      await new Promise((r) => setTimeout(r, 37));
+      continue;
+    }
     expect(mine).toBe(JSON.stringify({ bids: eng.data.bids, asks: eng.data.asks }));
     return;
   }
-  throw new Error('the client never held the sequence the engine reported');
+  const eng = await http<{ seq: number }>(B, cluster.engine.url, '/market/depth?symbol=BTCUSDT&limit=20');
+  throw new Error(`the client never held the sequence the engine reported (engine ${eng.data.seq}, client ${book.seq}, held ${book.bySeq.size})`);
 }
 
 beforeAll(async () => {
