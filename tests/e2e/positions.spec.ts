@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiSignUp, presetStorage } from './authHelpers.ts';
+import { axeSerious } from './axe.ts';
 
 /**
  * The positions / account panel of the trade screen (issue 14), against the real server and the
@@ -25,18 +25,6 @@ async function api<T>(request: APIRequestContext, token: string, method: 'GET' |
   const env = (await res.json()) as Env<T>;
   if (env.code !== 200) throw new Error(`${path}: ${env.msg}`);
   return env.data;
-}
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** Serious or critical axe violations on the page as it is now (an open dialog included). */
-async function axeSerious(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
 }
 
 let seq = 0;

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { axeSerious } from './axe.ts';
 
 /**
  * The desktop trade screen's resizable layout (issue 14), against the real server and the built
@@ -8,17 +8,6 @@ import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
  * dragging, both kept across a reload for that user and not shown to another user; the
  * separators have names and pass axe; a phone has the stacked layout and no separators.
  */
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function axeSerious(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 const width = async (l: Locator) => (await l.boundingBox())?.width ?? 0;
 
