@@ -3,6 +3,7 @@ import { clientMessageSchema, IDLE_TIMEOUT_MS, MAX_TOPICS_PER_CONNECTION, type M
 import type { ServerClock } from '../http/deps.ts';
 import { topicOf, type MarketSource } from './source.ts';
 import { parseTopic, type ParsedTopic } from './topics.ts';
+import { rawSinkOf, textFrame, type RawSink } from './wireFrame.ts';
 
 /** Close codes the market socket uses (docs/PROTOCOL.md). */
 export const CLOSE_IDLE = 4000;
@@ -31,6 +32,10 @@ interface Conn {
   /** Per symbol: seq of the snapshot this client got; diffs at or below it are not sent. */
   depthSeq: Map<string, number>;
   open: boolean;
+  /** The TCP socket pre-framed bytes are written to (null: frames go through `ws.send`). */
+  raw: RawSink | null;
+  /** Indexes into `MarketHub.batch` of the frames this socket gets at the next flush. */
+  pending: number[];
 }
 
 const OPEN = 1; // WebSocket.OPEN
@@ -38,7 +43,11 @@ const OPEN = 1; // WebSocket.OPEN
 /**
  * Fan-out of market frames to sockets by topic.
  *
- * Each published frame is serialised once and written to every socket subscribed to its topic.
+ * Each published frame is serialised and framed (RFC 6455) once, and the same bytes go to every
+ * socket subscribed to its topic. Frames published in one synchronous burst (a simulator tick, a
+ * broker message) are batched: at the end of the burst (a microtask) each socket gets one write
+ * with all of its frames, and sockets with the same frames share one concatenated buffer. Sockets
+ * that cannot take raw bytes (an extension negotiated, test stand-ins) get `ws.send` per frame.
  * A socket whose unsent buffer exceeds `maxBufferedBytes` is closed (1013) rather than letting
  * memory grow; a socket silent for `idleTimeoutMs` is closed (4000) by `sweep()`. Bad client
  * input never closes the socket: it is answered with an `error` frame.
@@ -56,6 +65,10 @@ export class MarketHub {
   private readonly unsubscribeReset: () => void;
   /** Frames written to sockets since start (for stats and the bench). */
   sent = 0;
+  /** Framed bytes of the frames published since the last flush. */
+  private batch: Buffer[] = [];
+  private dirty: Conn[] = [];
+  private flushQueued = false;
 
   constructor(opts: HubOptions) {
     this.source = opts.source;
@@ -76,7 +89,7 @@ export class MarketHub {
 
   /** Takes ownership of a freshly upgraded socket. */
   attach(ws: WebSocket): void {
-    const conn: Conn = { ws, topics: new Set(), lastSeen: this.clock.now(), depthSeq: new Map(), open: true };
+    const conn: Conn = { ws, topics: new Set(), lastSeen: this.clock.now(), depthSeq: new Map(), open: true, raw: rawSinkOf(ws), pending: [] };
     this.conns.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(conn, data, isBinary));
     ws.on('close', () => this.forget(conn));
@@ -109,20 +122,67 @@ export class MarketHub {
     if (subs === undefined || subs.size === 0) return;
     const data = JSON.stringify(frame);
     const diff = frame.type === 'depth' && !frame.snapshot ? frame : null;
+    let index = -1;
     for (const conn of subs) {
       // Never send a diff the client's snapshot already includes.
       if (diff !== null && diff.lastSeq <= (conn.depthSeq.get(diff.symbol) ?? -1)) continue;
-      this.write(conn, data);
+      if (conn.raw === null) {
+        this.write(conn, data);
+        continue;
+      }
+      if (index < 0) index = this.batch.push(textFrame(Buffer.from(data))) - 1;
+      if (conn.pending.length === 0) this.dirty.push(conn);
+      conn.pending.push(index);
+    }
+    if (index >= 0 && !this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => this.flush());
     }
   }
 
-  private write(conn: Conn, data: string): void {
-    if (!conn.open || conn.ws.readyState !== OPEN) return;
+  /** Writes every socket's batched frames (one write per socket) and starts a new batch. */
+  flush(): void {
+    this.flushQueued = false;
+    const { batch, dirty } = this;
+    if (dirty.length === 0) return;
+    this.batch = [];
+    this.dirty = [];
+    const shared = new Map<string, Buffer>();
+    for (const conn of dirty) this.flushConn(conn, batch, shared);
+  }
+
+  private flushConn(conn: Conn, batch: readonly Buffer[], shared?: Map<string, Buffer>): void {
+    const pending = conn.pending;
+    if (pending.length === 0) return;
+    conn.pending = [];
+    if (!this.writable(conn) || conn.raw === null) return;
+    let bytes: Buffer;
+    if (pending.length === 1) bytes = batch[pending[0] as number] as Buffer;
+    else {
+      const key = pending.join(',');
+      const hit = shared?.get(key);
+      bytes = hit ?? Buffer.concat(pending.map((i) => batch[i] as Buffer));
+      if (hit === undefined) shared?.set(key, bytes);
+    }
+    conn.raw.write(bytes);
+    this.sent += pending.length;
+  }
+
+  /** Open, and not over its unsent-bytes bound (else dropped as a slow consumer). */
+  private writable(conn: Conn): boolean {
+    if (!conn.open || conn.ws.readyState !== OPEN) return false;
     // NOTE: check before writing, so one huge backlog cannot keep growing between checks.
     if (conn.ws.bufferedAmount > this.maxBufferedBytes) {
       this.drop(conn, CLOSE_SLOW_CONSUMER, 'Slow consumer');
-      return;
+      return false;
     }
+    return true;
+  }
+
+  private write(conn: Conn, data: string): void {
+    // Frames still batched for this socket go first (order on the wire = order of publication).
+    if (conn.pending.length > 0) this.flushConn(conn, this.batch);
+    if (!this.writable(conn)) return;
     conn.ws.send(data);
     this.sent++;
   }
