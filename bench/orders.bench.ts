@@ -6,6 +6,13 @@
  * ledger rows), so this measures the engine's write path, not just routing. Leverage 20: the
  * position grows by 60 USDT of notional per order, and a leverage above the maintenance bracket of
  * the grown notional is refused (100× is allowed only up to 500 000 USDT).
+ *
+ * The same run is made on SQLite (a file in a temp DATA_DIR, as `npm start`) and on PostgreSQL
+ * (DATABASE_URL; a throw-away server started from the Debian binaries in a temp dir, with the
+ * settings `npm run start:cluster` starts one with, server/cli/localPostgres.ts, but
+ * synchronous_commit=off to match SQLite's synchronous=NORMAL),
+ * one after the other, figures prefixed 'sqlite' / 'postgres'. BENCH_ORDERS_DB=sqlite|postgres
+ * runs one only; without the PostgreSQL binaries the postgres figures say so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +20,13 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import pg from 'pg';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { dbFile, openDb } from '../server/db/connection.ts';
+import { dbFile, openDb, openPostgres, type Db } from '../server/db/connection.ts';
+import type { DialectName } from '../server/db/migrations.ts';
+import { findPgBin, startLocalPostgres } from '../server/cli/localPostgres.ts';
+import { freePort } from '../server/cli/cluster.ts';
 import { migrateToLatest } from '../server/db/migrations.ts';
 import { adminCredit } from '../server/ledger/post.ts';
 import { createSession } from '../server/db/repos/sessions.ts';
@@ -64,11 +75,10 @@ autocannon({
 const SECONDS = Number(process.env.BENCH_ORDERS_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_ORDERS_CONNECTIONS ?? 20);
 
-export async function run(): Promise<Record<string, number | string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'rf-bench-orders-'));
+/** One run against `db` (migrated here); the caller owns and closes it. */
+async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<Record<string, number>> {
   const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: false };
-  const db = openDb({ filename: dbFile(dataDir) });
-  await migrateToLatest(db);
+  await migrateToLatest(db, dialect);
   const clock = { now: () => Date.now() };
   const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
   source.setPrice('BTCUSDT', 60_000);
@@ -91,19 +101,63 @@ export async function run(): Promise<Record<string, number | string>> {
     });
     const placed = await db.selectFrom('trade_orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return {
-      ordersPerSec: Number(placed.n) / SECONDS,
-      requestsPerSec: result.requests.average,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      maxMs: result.latency.max,
+      'orders/s': Number(placed.n) / SECONDS,
+      'requests/s': result.requests.average,
+      'p50 ms': result.latency.p50,
+      'p99 ms': result.latency.p99,
+      'max ms': result.latency.max,
       non2xx: result.non2xx,
       errors: result.errors,
-      connections: CONNECTIONS,
     };
   } finally {
     await worker.terminate();
     await app.close();
+  }
+}
+
+function prefixed(prefix: string, figures: Record<string, number | string>): Record<string, number | string> {
+  return Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${prefix} ${k}`, v]));
+}
+
+async function onSqlite(): Promise<Record<string, number | string>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rf-bench-orders-'));
+  const db = openDb({ filename: dbFile(dataDir) });
+  try {
+    return prefixed('sqlite', await measure(db, 'sqlite', dataDir));
+  } finally {
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function onPostgres(): Promise<Record<string, number | string>> {
+  const bin = findPgBin();
+  if (bin === null) return { 'postgres orders/s': 'skipped: PostgreSQL binaries not found (apt-get install postgresql)' };
+  const dir = mkdtempSync(join(tmpdir(), 'rf-bench-orders-pg-'));
+  const pgServer = await startLocalPostgres(bin, dir, await freePort());
+  // The durability class of the SQLite run (WAL, synchronous=NORMAL: a crash may lose the last
+  // commits, never corrupts): commit without waiting for the WAL flush; fsync stays on.
+  const admin = new pg.Client({ connectionString: pgServer.url });
+  await admin.connect();
+  await admin.query('ALTER SYSTEM SET synchronous_commit = off');
+  await admin.query('SELECT pg_reload_conf()');
+  await admin.end();
+  const db = openPostgres({ url: pgServer.url });
+  try {
+    return prefixed('postgres', await measure(db, 'postgres', join(dir, 'data')));
+  } finally {
+    await db.destroy();
+    await pgServer.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  const which = process.env.BENCH_ORDERS_DB ?? 'both';
+  return {
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    ...(which === 'postgres' ? {} : await onSqlite()),
+    ...(which === 'sqlite' ? {} : await onPostgres()),
+  };
 }

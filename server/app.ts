@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import { AVATAR_MAX_BYTES } from '../src/protocol/user.ts';
-import type { ServerConfig } from './config.ts';
+import type { ServerConfig, TrustProxy } from './config.ts';
 import type { Db } from './db/connection.ts';
 import type { AppDeps, ServerClock } from './http/deps.ts';
 import { clientErrorHandler, installErrorHandling } from './http/errors.ts';
@@ -45,6 +45,11 @@ export interface BuildAppOptions {
   revocations?: RevocationHub;
 }
 
+/** A hop count as the trust function proxy-addr builds for it (Fastify's types take no number): the n nearest hops are proxies. */
+function fastifyTrustProxy(t: TrustProxy): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  return typeof t === 'number' ? (_addr, hop) => hop < t : t;
+}
+
 /**
  * Builds the HTTP app without listening (server.ts listens; tests listen on port 0).
  * Under /api every answer is the `{code,msg,data}` envelope with HTTP 200; elsewhere it
@@ -57,6 +62,8 @@ export function buildApp({
   const app = Fastify({
     logger: { level: config.logLevel, ...LOGGER_REDACTION },
     bodyLimit: BODY_LIMIT_BYTES,
+    // req.ip from X-Forwarded-For only when TRUST_PROXY says which proxies to believe (ServerConfig.trustProxy).
+    trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     clientErrorHandler,
     // Per-request lines only at debug/trace: at info the log stays readable (mail codes, errors).
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),

@@ -56,6 +56,29 @@ export interface ServerConfig {
    * for many accounts and set it high; production keeps 1.
    */
   rateLimitScale: number;
+  /**
+   * TRUST_PROXY: whether the client IP (rate limits, sessions, login history) is taken from
+   * X-Forwarded-For, for gateways behind a load balancer. Unset/0/false: never (the socket's peer
+   * address; a client could otherwise pick its own IP and dodge every per-IP limit). A positive
+   * integer n: trust n proxy hops (1 = one load balancer; the address it appended is used).
+   * `true`: trust every hop (only when the proxy overwrites the header). Otherwise a comma list of
+   * proxy addresses/CIDRs to trust. Absent in a config object = false.
+   */
+  trustProxy?: TrustProxy;
+}
+
+/** Fastify's `trustProxy` values that TRUST_PROXY can select. */
+export type TrustProxy = boolean | number | string[];
+
+/** Parses TRUST_PROXY (see ServerConfig.trustProxy). */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = value?.trim() ?? '';
+  if (v === '' || /^(0|false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on|all)$/i.test(v)) return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  for (const x of list) if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(x) && !/^(loopback|linklocal|uniquelocal)$/.test(x)) throw new Error(`Invalid TRUST_PROXY entry: ${x}`);
+  return list;
 }
 
 /** SMTP settings for nodemailer (SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASS, SMTP_TLS_REJECT_UNAUTHORIZED). */
@@ -105,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailCodeSecret: env.MAIL_CODE_SECRET || randomBytes(32).toString('hex'),
     passwordHashLogN: DEFAULT_SCRYPT_LOG_N,
     rateLimitScale: rateLimitScale(env.RATE_LIMIT_SCALE),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
 
