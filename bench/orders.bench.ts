@@ -140,11 +140,15 @@ async function onPostgres(): Promise<Record<string, number | string>> {
   const admin = new pg.Client({ connectionString: pgServer.url });
   await admin.connect();
   await admin.query('ALTER SYSTEM SET synchronous_commit = off');
+  // BENCH_PG_DEADLOCK_MS (diagnosis): a shorter deadlock_timeout than PostgreSQL's 1 s default
+  // shows how much of the time is deadlock detection (the engine retries 40P01 in server/db/tx.ts).
+  if (process.env.BENCH_PG_DEADLOCK_MS) await admin.query(`ALTER SYSTEM SET deadlock_timeout = '${Number(process.env.BENCH_PG_DEADLOCK_MS)}ms'`);
   await admin.query('SELECT pg_reload_conf()');
   await admin.end();
   const db = openPostgres({ url: pgServer.url });
   try {
-    return prefixed('postgres', await measure(db, 'postgres', join(dir, 'data')));
+    const deadlockTimeout = process.env.BENCH_PG_DEADLOCK_MS ? `${Number(process.env.BENCH_PG_DEADLOCK_MS)}ms` : '1s (default)';
+    return { ...prefixed('postgres', await measure(db, 'postgres', join(dir, 'data'))), 'postgres deadlock_timeout': deadlockTimeout };
   } finally {
     await db.destroy();
     await pgServer.stop();
