@@ -104,3 +104,73 @@ describe('market hub (model-based property)', () => {
     );
   });
 });
+
+/** Reads back unmasked text frames (RFC 6455) written to a raw sink; wireFrame.prop.test.ts checks the framing against ws's own parser. */
+function unframe(bytes: Buffer): string[] {
+  const out: string[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const b1 = bytes[at + 1] as number;
+    let len = b1 & 0x7f;
+    let head = 2;
+    if (len === 126) {
+      len = bytes.readUInt16BE(at + 2);
+      head = 4;
+    } else if (len === 127) {
+      len = Number(bytes.readBigUInt64BE(at + 2));
+      head = 10;
+    }
+    expect(bytes[at]).toBe(0x81);
+    out.push(bytes.subarray(at + head, at + head + len).toString('utf8'));
+    at += head + len;
+  }
+  return out;
+}
+
+/** A socket whose TCP side takes raw bytes (as a real `ws` socket): the hub's batched path. Records everything on the wire in order. */
+class RawFakeSocket extends FakeSocket {
+  readonly extensions = '';
+  readonly wire: string[] = [];
+  readonly _socket = { write: (b: Buffer): boolean => (this.wire.push(...unframe(b)), true) };
+  override send(data: string): void {
+    super.send(data);
+    this.wire.push(data);
+  }
+}
+
+describe('market hub: batched raw writes (differential)', () => {
+  it('a socket written pre-framed batches gets exactly the frames, in the same order, as one written frame by frame', async () => {
+    const sim = createSimulator({ seed: 5, startMs: START, instruments: FEW });
+    let now = START;
+    await fc.assert(
+      fc.asyncProperty(fc.array(cmdArb, { minLength: 1, maxLength: 25 }), async (cmds) => {
+        const hub = new MarketHub({ source: sim, clock: { now: () => now }, maxTopics: MAX });
+        const plain = new FakeSocket();
+        const raw = new RawFakeSocket();
+        hub.attach(plain as unknown as WebSocket);
+        hub.attach(raw as unknown as WebSocket);
+        const plainWire: string[] = [];
+        const origSend = plain.send.bind(plain);
+        plain.send = (d: string) => (origSend(d), plainWire.push(d), undefined);
+        try {
+          for (const c of cmds) {
+            if (c.kind === 'advance') {
+              now += c.ms;
+              sim.advanceTo(now);
+              // Some bursts flush at the end of the tick (microtask), others run into the next command first.
+              if (c.ms % 2 === 0) await Promise.resolve();
+            } else {
+              for (const s of [plain, raw]) s.message({ action: c.kind === 'sub' ? 'subscribe' : 'unsubscribe', topics: c.topics });
+            }
+          }
+          hub.flush();
+          expect(raw.wire).toEqual(plainWire);
+          expect(hub.stats().connections).toBe(2);
+        } finally {
+          hub.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
