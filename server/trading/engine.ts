@@ -25,7 +25,50 @@ export type FillListener = (fills: readonly ExecutedFill[]) => Promise<void>;
 import { contractRulesDto, findOrder, newId, orderDto, positionDto, tpslOf } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
 import { actOn, cancelRefused, dueStep } from './triggers.ts';
-import { withTxRetry } from '../db/tx.ts';
+import { isRetryableTxError, withTxRetry } from '../db/tx.ts';
+import { sql } from 'kysely';
+
+/** At most this many operations share one transaction (bounds the time a batch holds the database). */
+const MAX_BATCH = 32;
+
+interface BatchOp {
+  fn: (c: Ctx) => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+type BatchOutcome = { ok: true; result: unknown; touched: Touched } | { ok: false; error: unknown };
+
+/**
+ * The operations of a batch inside its transaction, in order. A lone operation runs bare; in a group
+ * each runs inside a savepoint: a refusal (or any error) rolls back that operation's writes only and
+ * becomes its outcome. A retryable PostgreSQL error (deadlock, serialization) aborts the whole
+ * transaction, so it is rethrown and the batch runs again from the start (server/db/tx.ts).
+ */
+async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<BatchOutcome[]> {
+  const [only] = batch;
+  if (batch.length === 1 && only) {
+    // Alone in its transaction: an error rolls the transaction back and rejects the operation.
+    const touched = emptyTouched();
+    return [{ ok: true, result: await only.fn({ trx, now, touched }), touched }];
+  }
+  const out: BatchOutcome[] = [];
+  for (const op of batch) {
+    const touched = emptyTouched();
+    await sql`SAVEPOINT engine_op`.execute(trx);
+    try {
+      const result = await op.fn({ trx, now, touched });
+      await sql`RELEASE SAVEPOINT engine_op`.execute(trx);
+      out.push({ ok: true, result, touched });
+    } catch (error) {
+      if (isRetryableTxError(error)) throw error;
+      await sql`ROLLBACK TO SAVEPOINT engine_op`.execute(trx);
+      await sql`RELEASE SAVEPOINT engine_op`.execute(trx);
+      out.push({ ok: false, error });
+    }
+  }
+  return out;
+}
 
 export interface TradingEngineOptions {
   db: Db;
@@ -55,6 +98,8 @@ export class TradingEngine implements MarketView {
   private readonly bus: UserEventBus | undefined;
   private readonly onError: (err: unknown) => void;
   private chain: Promise<unknown> = Promise.resolve();
+  /** The batch of {@link run} operations queued but not started yet (group commit). */
+  private openBatch: BatchOp[] | null = null;
   private readonly dirty = new Set<string>();
   private flushQueued = false;
   private unsubscribe: (() => void) | null = null;
@@ -126,17 +171,64 @@ export class TradingEngine implements MarketView {
     return this.source.snapshot(symbol, BOOK_DEPTH);
   }
 
-  /** Runs `fn` in the serial queue inside one transaction, then publishes what it touched. */
+  /**
+   * Runs `fn` in the serial queue inside one transaction, then publishes what it touched.
+   *
+   * Group commit: operations queued while an earlier one runs wait in one open batch; the batch runs
+   * as ONE transaction with a savepoint around each operation, so a refused operation rolls back
+   * alone and the others commit together (one commit instead of one per order: the commit was the
+   * largest single cost of a placement). Each caller still gets its own result or error, and frames
+   * go out per operation in queue order after the batch commits. A batch closes when anything else
+   * is queued (market checks), so the queue's order is kept.
+   */
   run<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
-    const job = this.chain.then(async () => {
-      const now = this.clock.now();
-      const { result, touched } = await this.attempt(fn, now);
-      await this.publish(touched);
-      await this.notifyFills(touched);
-      return result;
+    return new Promise<T>((resolve, reject) => {
+      const op: BatchOp = { fn, resolve: resolve as (v: unknown) => void, reject };
+      const open = this.openBatch;
+      if (open && open.length < MAX_BATCH) {
+        open.push(op);
+        return;
+      }
+      const batch: BatchOp[] = [op];
+      void this.enqueue(async () => {
+        if (this.openBatch === batch) this.openBatch = null;
+        await this.runBatch(batch);
+      });
+      this.openBatch = batch;
     });
-    this.chain = job.catch(() => undefined);
-    return job;
+  }
+
+  /** Appends a job to the serial queue; closes the open batch so later operations queue after it. */
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    this.openBatch = null;
+    const p = this.chain.then(job);
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  private async runBatch(batch: readonly BatchOp[]): Promise<void> {
+    const now = this.clock.now();
+    let outcomes: BatchOutcome[];
+    try {
+      outcomes = await withTxRetry(this.db, () => this.db.transaction().execute((trx) => runOps(trx, batch, now)));
+    } catch (err) {
+      for (const op of batch) op.reject(err);
+      return;
+    }
+    for (const [i, op] of batch.entries()) {
+      const out = outcomes[i];
+      if (!out || !out.ok) {
+        op.reject(out ? out.error : new Error('batch lost an operation'));
+        continue;
+      }
+      try {
+        await this.publish(out.touched);
+        await this.notifyFills(out.touched);
+        op.resolve(out.result);
+      } catch (err) {
+        op.reject(err);
+      }
+    }
   }
 
   // ------------------------------------------------------------ public operations (serialised)
@@ -198,7 +290,7 @@ export class TradingEngine implements MarketView {
     this.dirty.add(symbol);
     if (this.flushQueued) return;
     this.flushQueued = true;
-    this.chain = this.chain.then(async () => {
+    void this.enqueue(async () => {
       this.flushQueued = false;
       const symbols = [...this.dirty];
       this.dirty.clear();
@@ -208,9 +300,7 @@ export class TradingEngine implements MarketView {
 
   /** Checks one symbol now (queued): crossed limit opens, triggered TP/SL, liquidations. */
   checkSymbol(symbol: string): Promise<void> {
-    const job = this.chain.then(() => this.checkSymbolNow(symbol));
-    this.chain = job.catch(() => undefined);
-    return job;
+    return this.enqueue(() => this.checkSymbolNow(symbol));
   }
 
   private async checkSymbolNow(symbol: string): Promise<void> {
@@ -266,7 +356,7 @@ export class TradingEngine implements MarketView {
       .insertInto('trade_fills')
       .values({ user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now, liquidity: 'taker' })
       .execute();
-    c.touched.orders.add(id);
+    c.touched.orders.set(id, pos.user_id);
     const beforeU = pos.side === 'long' ? r.qtyU : -r.qtyU;
     c.touched.fills.push({ userId: pos.user_id, orderId: id, symbol: pos.symbol, contract: pos.contract, side, qtyU: r.qtyU, price: mark, beforeU, afterU: 0n, leverage: pos.leverage, liquidation: true });
   }
@@ -374,11 +464,14 @@ export class TradingEngine implements MarketView {
   private async publish(t: Touched): Promise<void> {
     const bus = this.bus;
     if (!bus) return;
-    for (const id of t.orders) {
+    // Rows are read back only for users with a socket somewhere (a cluster's engine counts every user as listening).
+    for (const [id, userId] of t.orders) {
+      if (bus.listenerCount(userId) === 0) continue;
       const o = await this.db.selectFrom('trade_orders').selectAll().where('id', '=', id).executeTakeFirst();
       if (o) bus.publish(o.user_id, { type: 'order', data: orderDto(o) });
     }
-    for (const id of t.positions) {
+    for (const [id, userId] of t.positions) {
+      if (bus.listenerCount(userId) === 0) continue;
       const p = await this.db.selectFrom('trade_positions').selectAll().where('id', '=', id).executeTakeFirst();
       if (p) bus.publish(p.user_id, { type: 'position', data: { ...(await this.positionView(p)), closed: p.status !== 'open' } });
     }

@@ -145,7 +145,7 @@ export async function executeFill(
   } satisfies Partial<OrderRow>;
   if (at.unsaved) await c.trx.insertInto('trade_orders').values({ ...o, ...set }).execute();
   else await c.trx.updateTable('trade_orders').set(set).where('id', '=', o.id).execute();
-  c.touched.orders.add(o.id);
+  c.touched.orders.set(o.id, o.user_id);
   c.touched.symbols.add(o.symbol);
   // Nothing else in this function writes the order row: the merge is what the database now holds.
   return { done: total, row: { ...o, ...set } };
@@ -155,8 +155,8 @@ export async function executeFill(
 export async function cancelWith(c: Ctx, o: OrderRow, reason: CancelReason): Promise<void> {
   await releaseOrderMargin(c, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
   await c.trx.updateTable('trade_orders').set({ status: 'canceled', margin: '0', cancel_reason: reason, updated_at: c.now }).where('id', '=', o.id).execute();
-  c.touched.orders.add(o.id);
-  if (o.position_id !== null) c.touched.positions.add(o.position_id);
+  c.touched.orders.set(o.id, o.user_id);
+  if (o.position_id !== null) c.touched.positions.set(o.position_id, o.user_id);
 }
 
 export async function reread(c: Ctx, id: string): Promise<OrderRow> {
@@ -222,7 +222,7 @@ export async function workLimit(c: Ctx, m: MarketView, o: OrderRow, rules: Rules
     await lockMargin(c, o.user_id, o.contract, lock, o.symbol);
     await c.trx.updateTable('trade_orders').set({ margin: lock.toString() }).where('id', '=', o.id).execute();
   }
-  c.touched.orders.add(o.id);
+  c.touched.orders.set(o.id, o.user_id);
   return reread(c, o.id);
 }
 
@@ -236,7 +236,7 @@ export async function replaceTrigger(c: Ctx, pos: PositionRow, rules: Rules, kin
     .where('status', '=', 'pending')
     .returning('id')
     .execute();
-  for (const r of old) c.touched.orders.add(r.id);
+  for (const r of old) c.touched.orders.set(r.id, pos.user_id);
   if (price === null) return;
   const id = newId('O', c.now);
   await c.trx
@@ -248,7 +248,7 @@ export async function replaceTrigger(c: Ctx, pos: PositionRow, rules: Rules, kin
       position_id: pos.id, reduce_only: 1, created_at: c.now, updated_at: c.now,
     })
     .execute();
-  c.touched.orders.add(id);
+  c.touched.orders.set(id, pos.user_id);
 }
 
 /** Column defaults of a new order row (pending, nothing executed, no options). */

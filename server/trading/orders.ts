@@ -136,9 +136,9 @@ export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: Place
     created_at: c.now,
     updated_at: c.now,
   };
-  c.touched.orders.add(row.id);
+  c.touched.orders.set(row.id, row.user_id);
   c.touched.symbols.add(b.symbol);
-  if (pos && reduceOnly) c.touched.positions.add(pos.id);
+  if (pos && reduceOnly) c.touched.positions.set(pos.id, pos.user_id);
   // A market order is written once, with its result.
   if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(c, ops, row, rules, { known: pos, unsaved: true });
   await c.trx.insertInto('trade_orders').values(row).execute();
@@ -195,7 +195,7 @@ export async function editOrder(ops: OrderOps, c: Ctx, userId: number, body: Edi
   if (o.tp !== null || o.sl !== null) checkTpsl(o.side === 'buy', o.kind === 'stopMarket' ? (trigger ?? price) : price, o.tp, o.sl, rules);
   await releaseOrderMargin(c, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
   await c.trx.updateTable('trade_orders').set({ price, qty, trigger_price: trigger, margin: '0', updated_at: c.now }).where('id', '=', o.id).execute();
-  c.touched.orders.add(o.id);
+  c.touched.orders.set(o.id, o.user_id);
   const edited = await reread(c, o.id);
   const resting = o.kind === 'limitOpen' || o.kind === 'limitClose' || (o.kind === 'stopLimit' && o.triggered_at !== null);
   return resting ? workLimit(c, ops, edited, rules, true) : edited;
@@ -252,6 +252,6 @@ export async function setTpsl(ops: OrderOps, c: Ctx, userId: number, body: { pos
   checkTpsl(pos.side === 'long', mark, body.tp, body.sl, rules);
   await replaceTrigger(c, pos, rules, 'limitTakeProfit', body.tp);
   await replaceTrigger(c, pos, rules, 'limitStopLoss', body.sl);
-  c.touched.positions.add(pos.id);
+  c.touched.positions.set(pos.id, pos.user_id);
   return pos;
 }

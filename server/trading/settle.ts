@@ -21,8 +21,9 @@ import type { OrderRow, PositionRow } from './store.ts';
 
 /** What changed, so the engine can push order / position / balance frames after the commit. */
 export interface Touched {
-  orders: Set<string>;
-  positions: Set<string>;
+  /** Order / position id → its user (frames go to users with a socket). */
+  orders: Map<string, number>;
+  positions: Map<string, number>;
   balances: Set<`${number}|${Wallet}`>;
   symbols: Set<string>;
   /** Every execution of the operation, in order, for the engine's fill listeners (copy trading mirrors them). */
@@ -49,7 +50,7 @@ export interface ExecutedFill {
 }
 
 export function emptyTouched(): Touched {
-  return { orders: new Set(), positions: new Set(), balances: new Set(), symbols: new Set(), fills: [] };
+  return { orders: new Map(), positions: new Map(), balances: new Set(), symbols: new Set(), fills: [] };
 }
 
 export const COIN = 'USDT';
@@ -162,7 +163,7 @@ export async function openPart(
     };
     await c.trx.insertInto('trade_positions').values(pos).execute();
   }
-  c.touched.positions.add(pos.id);
+  c.touched.positions.set(pos.id, pos.user_id);
   c.touched.symbols.add(o.symbol);
   return { pos, fee };
 }
@@ -241,9 +242,9 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
       .where((eb) => eb.or([eb('reduce_only', '=', 1), eb('kind', 'in', REDUCE_KINDS)]))
       .returning('id')
       .execute();
-    for (const r of canceled) c.touched.orders.add(r.id);
+    for (const r of canceled) c.touched.orders.set(r.id, pos.user_id);
   }
-  c.touched.positions.add(pos.id);
+  c.touched.positions.set(pos.id, pos.user_id);
   c.touched.symbols.add(pos.symbol);
   return { qtyU, realized, fee, remaining };
 }
@@ -265,7 +266,7 @@ export async function periodicFee(c: Ctx, pos: PositionRow, rules: Rules, type: 
   const [charged, fromMargin] = await charge(c, type, pos.user_id, wallet, amount, margin, pos.symbol);
   if (fromMargin > 0n) {
     await c.trx.updateTable('trade_positions').set({ margin: (margin - fromMargin).toString(), updated_at: c.now }).where('id', '=', pos.id).execute();
-    c.touched.positions.add(pos.id);
+    c.touched.positions.set(pos.id, pos.user_id);
   }
   return -charged;
 }

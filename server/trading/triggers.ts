@@ -43,7 +43,7 @@ export async function actOn(m: MarketView, c: Ctx, id: string, rules: Rules, ste
   if (o.status !== 'pending') return;
   if (step === 'trigger') {
     await c.trx.updateTable('trade_orders').set({ triggered_at: c.now, updated_at: c.now }).where('id', '=', id).execute();
-    c.touched.orders.add(id);
+    c.touched.orders.set(id, o.user_id);
     const armed = await reread(c, id);
     if (armed.kind === 'stopMarket') await workMarket(c, m, armed, rules);
     else await workLimit(c, m, armed, rules, false);
