@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { dialectOf } from '../db/connection.ts';
 import type { Db } from '../db/connection.ts';
 import { transact } from '../db/tx.ts';
+import { compiledShape } from '../db/compiledShape.ts';
 import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import type { BalanceKey, Leg } from '../db/ledgerRule.ts';
 import { parseMinor } from '../db/money.ts';
@@ -59,13 +60,7 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
     for (const l of p.entries) {
       const k = balanceKey(l.userId, l.wallet, l.asset);
       if (current.has(k)) continue;
-      const row = await trx
-        .selectFrom('balances')
-        .select('amount')
-        .where('user_id', '=', l.userId)
-        .where('wallet', '=', l.wallet)
-        .where('asset', '=', l.asset)
-        .executeTakeFirst();
+      const [row] = (await selectBalance(trx, l.userId, l.wallet, l.asset)).rows;
       current.set(k, row ? parseMinor(row.amount) : 0n);
     }
     const result = applyPosting(current, p.entries);
@@ -73,32 +68,38 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
     const ref = p.ref ?? randomBytes(8).toString('hex');
     for (const [i, l] of p.entries.entries()) {
       const amount = (result.balances.get(balanceKey(l.userId, l.wallet, l.asset)) ?? 0n).toString();
-      await trx
-        .insertInto('balances')
-        .values({ user_id: l.userId, wallet: l.wallet, asset: l.asset, amount, updated_at: p.now })
-        .onConflict((oc) => oc.columns(['user_id', 'wallet', 'asset']).doUpdateSet({ amount, updated_at: p.now }))
-        .execute();
-      await trx
-        .insertInto('ledger_entries')
-        .values({
-          user_id: l.userId,
-          wallet: l.wallet,
-          asset: l.asset,
-          amount: l.amount.toString(),
-          balance_after: (result.after[i] ?? 0n).toString(),
-          type: l.type ?? p.type,
-          ref,
-          created_at: p.now,
-        })
-        .execute();
+      await upsertBalance(trx, l.userId, l.wallet, l.asset, amount, p.now);
+      await insertEntry(trx, l.userId, l.wallet, l.asset, l.amount.toString(), (result.after[i] ?? 0n).toString(), l.type ?? p.type, ref, p.now);
     }
-    if (p.symbol) {
-      await trx.insertInto('ledger_refs').values({ ref, symbol: p.symbol }).onConflict((oc) => oc.column('ref').doNothing()).execute();
-    }
+    if (p.symbol) await insertRef(trx, ref, p.symbol);
     return { ok: true, ref };
   };
   return transact(db, run);
 }
+
+// The posting's statements, compiled once per dialect (server/db/compiledShape.ts): they run a dozen times per order.
+const selectBalance = compiledShape(
+  (db: Db, userId: number, wallet: Wallet, asset: string) =>
+    db.selectFrom('balances').select('amount').where('user_id', '=', userId).where('wallet', '=', wallet).where('asset', '=', asset),
+  3,
+);
+const upsertBalance = compiledShape(
+  (db: Db, userId: number, wallet: Wallet, asset: string, amount: string, now: number) =>
+    db
+      .insertInto('balances')
+      .values({ user_id: userId, wallet, asset, amount, updated_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'wallet', 'asset']).doUpdateSet({ amount, updated_at: now })),
+  5,
+);
+const insertEntry = compiledShape(
+  (db: Db, userId: number, wallet: Wallet, asset: string, amount: string, balanceAfter: string, type: LedgerType, ref: string, now: number) =>
+    db.insertInto('ledger_entries').values({ user_id: userId, wallet, asset, amount, balance_after: balanceAfter, type, ref, created_at: now }),
+  8,
+);
+const insertRef = compiledShape(
+  (db: Db, ref: string, symbol: string) => db.insertInto('ledger_refs').values({ ref, symbol }).onConflict((oc) => oc.column('ref').doNothing()),
+  2,
+);
 
 /**
  * PostgreSQL: one `pg_advisory_xact_lock` per distinct balance key, in sorted order (so two postings

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.ts';
+import { compiledShape } from '../db/compiledShape.ts';
 import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { parseMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
@@ -39,9 +40,12 @@ export class RebateError extends Error {}
  * rebate for the referral figures. Returns the credit, or null for a payer nobody invited.
  * A fee that rounds to a zero rebate still counts the invitee's volume and fees.
  */
+/** Runs for every fee: compiled once per dialect (server/db/compiledShape.ts). */
+const selectInviter = compiledShape((db: Db, userId: number) => db.selectFrom('users').select('invited_by').where('id', '=', userId), 1);
+
 export async function creditReferralRebate(trx: Db, f: PaidFee): Promise<RebateCredit | null> {
   if (f.fee < 0n || f.notional < 0n) return null;
-  const payer = await trx.selectFrom('users').select('invited_by').where('id', '=', f.userId).executeTakeFirst();
+  const [payer] = (await selectInviter(trx, f.userId)).rows;
   const inviterId = payer?.invited_by ?? null;
   if (inviterId === null) return null;
   const rebate = rebateOf(f.fee, REFERRAL_RATE_BPS);

@@ -1,4 +1,5 @@
 import { Code } from '../../src/protocol/envelope.ts';
+import { insertRow } from '../db/compiledShape.ts';
 import { netUnits } from '../../src/protocol/netting.ts';
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
 import type { CancelReason } from '../../src/protocol/trading.ts';
@@ -54,14 +55,11 @@ export function openPositionOf(c: Ctx, userId: number, symbol: string, contract:
 }
 
 async function fillRow(c: Ctx, o: OrderRow, rules: Rules, posId: string, qtyU: bigint, n: bigint, fee: bigint, realized: bigint, liquidity: 'maker' | 'taker'): Promise<void> {
-  await c.trx
-    .insertInto('trade_fills')
-    .values({
-      user_id: o.user_id, order_id: o.id, position_id: posId, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side,
-      price: entryPrice(rules, n, qtyU), qty: unscaled(qtyU, rules.qtyPrecision), fee: fee.toString(), realized_pnl: realized.toString(),
-      created_at: c.now, liquidity,
-    })
-    .execute();
+  await insertRow(c.trx, 'trade_fills', {
+    user_id: o.user_id, order_id: o.id, position_id: posId, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side,
+    price: entryPrice(rules, n, qtyU), qty: unscaled(qtyU, rules.qtyPrecision), fee: fee.toString(), realized_pnl: realized.toString(),
+    created_at: c.now, liquidity,
+  });
 }
 
 /**
@@ -78,7 +76,7 @@ export async function executeFill(
   c: Ctx, o: OrderRow, rules: Rules, exec: Execution, liquidity: 'maker' | 'taker', lock: bigint, at: FillAt = {},
 ): Promise<{ done: bigint; row: OrderRow }> {
   const nothing = async () => {
-    if (at.unsaved) await c.trx.insertInto('trade_orders').values(o).execute();
+    if (at.unsaved) await insertRow(c.trx, 'trade_orders', o);
     return { done: 0n, row: o };
   };
   if (exec.qtyU <= 0n) return nothing();
@@ -143,7 +141,7 @@ export async function executeFill(
       margin: lock > 0n || done ? '0' : o.margin,
       updated_at: c.now,
   } satisfies Partial<OrderRow>;
-  if (at.unsaved) await c.trx.insertInto('trade_orders').values({ ...o, ...set }).execute();
+  if (at.unsaved) await insertRow(c.trx, 'trade_orders', { ...o, ...set });
   else await c.trx.updateTable('trade_orders').set(set).where('id', '=', o.id).execute();
   c.touched.orders.set(o.id, o.user_id);
   c.touched.symbols.add(o.symbol);

@@ -1,4 +1,5 @@
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
+import { insertRow } from '../db/compiledShape.ts';
 import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
 import { netUnits, toUnits } from '../../src/protocol/netting.ts';
 import type { z } from 'zod';
@@ -10,7 +11,7 @@ import { cancelWith, openPositionOf, orderDefaults, reject as bad, replaceTrigge
 import type { MarketView } from './execute.ts';
 import { releaseOrderMargin } from './settle.ts';
 import type { Ctx } from './settle.ts';
-import { newId } from './store.ts';
+import { newId, orderByClientId } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
 
 /** What the order operations need from the engine: prices and the book. */
@@ -75,7 +76,7 @@ const TPSL_KINDS: readonly OrderRow['kind'][] = ['limitTakeProfit', 'limitStopLo
  * before anything is committed (the engine's transaction rolls back).
  */
 export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: PlaceOrderParsed): Promise<OrderRow> {
-  const known = await c.trx.selectFrom('trade_orders').selectAll().where('user_id', '=', userId).where('client_order_id', '=', b.clientOrderId).executeTakeFirst();
+  const known = await orderByClientId(c.trx, userId, b.clientOrderId);
   if (known) {
     if (known.symbol !== b.symbol || known.kind !== b.kind || known.side !== b.side || known.qty !== b.qty) bad(TRADE_MSG.clientOrderIdConflict);
     return known;
@@ -141,7 +142,7 @@ export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: Place
   if (pos && reduceOnly) c.touched.positions.set(pos.id, pos.user_id);
   // A market order is written once, with its result.
   if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(c, ops, row, rules, { known: pos, unsaved: true });
-  await c.trx.insertInto('trade_orders').values(row).execute();
+  await insertRow(c.trx, 'trade_orders', row);
   if (stop || TPSL_KINDS.includes(b.kind)) return row;
   return workLimit(c, ops, row, rules, true);
 }
@@ -218,7 +219,7 @@ export async function closePosition(
   body: { positionId: string; qty?: number | undefined; price?: number | null | undefined; clientOrderId?: string | undefined },
 ): Promise<OrderRow> {
   if (body.clientOrderId !== undefined) {
-    const known = await c.trx.selectFrom('trade_orders').selectAll().where('user_id', '=', userId).where('client_order_id', '=', body.clientOrderId).executeTakeFirst();
+    const known = await orderByClientId(c.trx, userId, body.clientOrderId);
     if (known) return known;
   }
   const pos = await ownPosition(c, userId, body.positionId);

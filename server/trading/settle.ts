@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.ts';
+import { compiledShape, insertRow } from '../db/compiledShape.ts';
 import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import type { LedgerType } from '../db/repos/ledger.ts';
 import { parseMinor } from '../db/money.ts';
@@ -65,6 +66,13 @@ export interface Ctx {
 }
 
 const user = (userId: number, wallet: Wallet) => ({ userId, wallet });
+
+/** A position grown by an opening execution (compiled once per dialect: it runs on most placements). */
+const updatePositionSize = compiledShape(
+  (db: Db, id: string, qty: string, cost: string, margin: string, leverage: number, now: number) =>
+    db.updateTable('trade_positions').set({ qty, cost, margin, leverage, updated_at: now }).where('id', '=', id),
+  6,
+);
 const escrow = (wallet: Wallet) => ({ userId: ESCROW_ACCOUNT_ID, wallet });
 const system = (wallet: Wallet) => ({ userId: SYSTEM_ACCOUNT_ID, wallet });
 
@@ -143,7 +151,7 @@ export async function openPart(
       leverage: o.leverage,
       updated_at: c.now,
     };
-    await c.trx.updateTable('trade_positions').set({ qty: pos.qty, cost: pos.cost, margin: pos.margin, leverage: pos.leverage, updated_at: c.now }).where('id', '=', pos.id).execute();
+    await updatePositionSize(c.trx, pos.id, pos.qty, pos.cost, pos.margin, pos.leverage, c.now);
   } else {
     pos = {
       id: newId('P', c.now),
@@ -161,7 +169,7 @@ export async function openPart(
       updated_at: c.now,
       closed_at: null,
     };
-    await c.trx.insertInto('trade_positions').values(pos).execute();
+    await insertRow(c.trx, 'trade_positions', pos);
   }
   c.touched.positions.set(pos.id, pos.user_id);
   c.touched.symbols.add(o.symbol);

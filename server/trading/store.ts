@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { compiledShape } from '../db/compiledShape.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { pageOf } from '../db/paged.ts';
@@ -139,14 +140,23 @@ export async function findOrder(db: Db, userId: number, by: { orderId?: string |
 }
 
 export async function openPosition(db: Db, userId: number, symbol: string, contract: 'perp' | 'std'): Promise<PositionRow | undefined> {
-  return db
-    .selectFrom('trade_positions')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('symbol', '=', symbol)
-    .where('contract', '=', contract)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
+  return (await selectOpenPosition(db, userId, symbol, contract)).rows[0];
+}
+
+// Statements of every placement, compiled once per dialect (server/db/compiledShape.ts).
+const selectOpenPosition = compiledShape(
+  (db: Db, userId: number, symbol: string, contract: 'perp' | 'std') =>
+    db.selectFrom('trade_positions').selectAll().where('user_id', '=', userId).where('symbol', '=', symbol).where('contract', '=', contract).where('status', '=', 'open'),
+  3,
+);
+const selectByClientId = compiledShape(
+  (db: Db, userId: number, clientOrderId: string) => db.selectFrom('trade_orders').selectAll().where('user_id', '=', userId).where('client_order_id', '=', clientOrderId),
+  2,
+);
+
+/** A user's order by its client order id (placement is idempotent by it). */
+export async function orderByClientId(db: Db, userId: number, clientOrderId: string): Promise<OrderRow | undefined> {
+  return (await selectByClientId(db, userId, clientOrderId)).rows[0];
 }
 
 /** The trigger prices of a position's pending TP and SL orders (the first of each kind). */

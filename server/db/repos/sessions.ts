@@ -1,4 +1,5 @@
 import type { Db } from '../connection.ts';
+import { compiledShape } from '../compiledShape.ts';
 
 /** Tokens live 7 days from login. */
 export const TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,15 +22,16 @@ export async function createSession(db: Db, s: NewSession): Promise<number> {
 }
 
 /** The session behind a token hash if it is neither revoked nor expired at `now`. */
-export function findActiveSession(db: Db, tokenHash: string, now: number): Promise<{ id: number; user_id: number; expires_at: number } | undefined> {
-  return db
-    .selectFrom('sessions')
-    .select(['id', 'user_id', 'expires_at'])
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+export async function findActiveSession(db: Db, tokenHash: string, now: number): Promise<{ id: number; user_id: number; expires_at: number } | undefined> {
+  return (await selectActiveSession(db, tokenHash, now)).rows[0];
 }
+
+/** Every authenticated request runs it: compiled once per dialect (server/db/compiledShape.ts). */
+const selectActiveSession = compiledShape(
+  (db: Db, tokenHash: string, now: number) =>
+    db.selectFrom('sessions').select(['id', 'user_id', 'expires_at']).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).where('expires_at', '>', now),
+  2,
+);
 
 export async function revokeSession(db: Db, sessionId: number, now: number): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();

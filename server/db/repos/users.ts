@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { compiledShape } from '../compiledShape.ts';
 import { sql } from 'kysely';
 import { dialectOf } from '../connection.ts';
 import type { Db } from '../connection.ts';
@@ -19,9 +20,12 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('email', '=', email).where('role', '=', 'user').executeTakeFirst();
 }
 
-export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  return (await selectUserById(db, id)).rows[0];
 }
+
+/** Every authenticated request runs it: compiled once per dialect (server/db/compiledShape.ts). */
+const selectUserById = compiledShape((db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id), 1);
 
 export function findUserByInviteCode(db: Db, code: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('invite_code', '=', code).where('role', '=', 'user').executeTakeFirst();
