@@ -231,18 +231,22 @@ describe('cluster: one engine, three gateways, Redis, real processes', () => {
     expect(after.code, after.msg).toBe(200);
     // The restarted engine's market is a new one: the gateways resynced their books from it. A
     // gateway that sees the new engine only after this socket opened closes it with 1012, and the
-    // app reconnects: so does this client (at most three sockets).
+    // app reconnects (pinging as it does): so does this client, up to six sockets, and says how each ended.
+    const ended: string[] = [];
     for (let attempt = 1; ; attempt++) {
       const book = new ClientBook();
       const market = await marketSocket(A, gw(1), ['btcusdt@depth']);
       market.ws.on('message', (d) => book.onFrame(JSON.parse(d.toString()) as DepthFrame));
+      const ping = setInterval(() => market.ws.readyState === market.ws.OPEN && market.send({ action: 'ping' }), 10_000);
       try {
         await market.next((f) => f.type === 'depth' && f.snapshot === true);
         await expectEngineBook(book, () => market.ws.readyState === market.ws.OPEN);
         break;
       } catch (err) {
-        if (attempt >= 3) throw err;
+        ended.push(`${attempt}: ${err instanceof Error ? err.message : String(err)} (close code ${market.closed?.code ?? 'none'})`);
+        if (attempt >= 6) throw new Error(`no socket matched the engine's book: ${ended.join('; ')}`, { cause: err });
       } finally {
+        clearInterval(ping);
         market.close();
       }
     }
