@@ -619,6 +619,12 @@ async function main(): Promise<void> {
           const left = await page.getByTestId('withdraw-lock-left').innerText();
           if (!/(24 h 0|23 h 5\d) min/.test(left)) throw new Error(`lock banner shows '${left}'`);
           await page.getByText(WALLET_MSG.lockedAfterChange).waitFor();
+          await page.waitForTimeout(1000);
+          // View state (issue 16): the wallet history filtered to withdrawals (none was sent).
+          await navigate(page, '/my/order/wallet-history');
+          await page.getByTestId('history-type').waitFor();
+          await page.waitForTimeout(800);
+          await page.getByTestId('history-type').selectOption('withdrawal');
           await page.waitForTimeout(1500);
         },
         expect(log, last) {

@@ -92,6 +92,20 @@ test('flip-partial-close-ui: the replayed trade screen shows the tab and interva
   expect(leaked).toEqual([]);
 });
 
+test('withdrawal-lock-ui: the replayed wallet history shows the type filter the user picked', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
+  const records = parseReplayText(text).records;
+  const help = records.find((r) => r.kind === 'ui.route' && r.path === '/help-center');
+  if (!help) throw new Error('the fixture never reaches the help centre');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  const cp = await stepTo(help.seq - 1);
+  expect(cp.divergences).toEqual([]);
+  await expect(page.getByRole('heading', { level: 1, name: 'Wallet history' })).toBeVisible();
+  await expect(page.getByTestId('history-type')).toHaveValue('withdrawal');
+  expect(leaked).toEqual([]);
+});
+
 /** The seq of the first record matching `pred` (the test fails loudly when the fixture lacks it). */
 function seqOf(text: string, pred: (r: Record<string, unknown>) => boolean): number {
   const r = parseReplayText(text).records.find((x) => pred(x as unknown as Record<string, unknown>));
@@ -134,7 +148,8 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
   const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
   await page.addInitScript(() => localStorage.setItem('lang', 'en'));
   const { leaked, stepTo } = await openReplayPage(page, text);
-  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  // the user went on to the wallet history (view state, issue 16) before the help centre
+  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/my/order/wallet-history') - 1);
   await expect(page.getByTestId('withdraw-lock')).toContainText('Withdrawals, C2C sales and payments are disabled for 24 hours after a password change');
   await expect(page.getByTestId('withdraw-lock-left')).toHaveText(/Time left: (24 h 0|23 h 5\d) min/);
   expect(leaked).toEqual([]);
