@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { makePng } from '../tests/e2e/authHelpers.ts';
@@ -303,6 +304,12 @@ async function main(): Promise<void> {
           ctl.loseDepthDiff(15);
           await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(6000);
+          // View state (issue 16): a 5-minute chart with EMA added and the indicator menu closed again.
+          await page.getByRole('tablist', { name: 'Interval' }).getByRole('tab', { name: '5m', exact: true }).click();
+          await page.getByTestId('indicator-menu').click();
+          await page.getByRole('dialog', { name: 'Indicators' }).getByLabel('EMA', { exact: true }).check();
+          await page.getByTestId('indicator-menu').click();
+          await page.waitForTimeout(1500);
         },
         expect(log) {
           const depthReq = find(log, (r) => r.kind === 'http.request' && r.path === '/market/depth', 'GET /market/depth');
@@ -345,6 +352,9 @@ async function main(): Promise<void> {
           }
           src.setPrice('BTCUSDT', liq);
           await row.waitFor({ state: 'detached', timeout: 15_000 });
+          await page.waitForTimeout(1000);
+          // View state (issue 16): the user opens the trade history to see the liquidation fill.
+          await page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Trade history/ }).click();
           await page.waitForTimeout(1500);
         },
         expect(log) {
@@ -566,6 +576,11 @@ async function main(): Promise<void> {
           await page.waitForTimeout(500);
           await dialog.getByTestId('close-confirm').click();
           await page.getByText(/^Position closed 0\.015 BTC at /).waitFor();
+          await page.waitForTimeout(1000);
+          // View state (issue 16): the user looks at the order history and the 1-hour chart; the
+          // replay must show the screen that way (tests/e2e/replay.spec.ts checks the tabs).
+          await page.getByRole('tablist', { name: 'Interval' }).getByRole('tab', { name: '1H', exact: true }).click();
+          await page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Order history/ }).click();
           await page.waitForTimeout(1500);
         },
         expect(log, last) {
@@ -604,6 +619,12 @@ async function main(): Promise<void> {
           const left = await page.getByTestId('withdraw-lock-left').innerText();
           if (!/(24 h 0|23 h 5\d) min/.test(left)) throw new Error(`lock banner shows '${left}'`);
           await page.getByText(WALLET_MSG.lockedAfterChange).waitFor();
+          await page.waitForTimeout(1000);
+          // View state (issue 16): the wallet history filtered to withdrawals (none was sent).
+          await navigate(page, '/my/order/wallet-history');
+          await page.getByTestId('history-type').waitFor();
+          await page.waitForTimeout(800);
+          await page.getByTestId('history-type').selectOption('withdrawal');
           await page.waitForTimeout(1500);
         },
         expect(log, last) {
@@ -641,10 +662,11 @@ async function main(): Promise<void> {
         await page.waitForTimeout(500);
         const dl = page.waitForEvent('download');
         await page.getByRole('button', { name: 'Download report' }).click();
-        const file = join(tmp, `${sc.name}.jsonl`);
+        const file = join(tmp, `${sc.name}.jsonl.gz`);
         await (await dl).saveAs(file);
         await page.close();
-        const text = readFileSync(file, 'utf8');
+        // The download is gzipped (issue 16); the fixture is its plain JSON Lines.
+        const text = gunzipSync(readFileSync(file)).toString('utf8');
         const log = parseReplayText(text);
         const last = log.records[log.records.length - 1]?.seq ?? 0;
         const expectations = sc.expect(log, last);

@@ -20,6 +20,7 @@ import { createUiTimers, type UiTimers } from './timers.ts';
 import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts';
 import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
+import { createViewState, type ViewStateStore, type ViewValues } from './viewState.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -55,6 +56,8 @@ export interface AppCore {
   positionPrefs: PositionPrefsStore;
   /** The desktop trade screen's panel sizes per user (src/core/tradeLayout.ts). */
   tradeLayout: TradeLayoutStore;
+  /** View state as intents: tabs, filters, pages, chart settings, open dialogs (src/core/viewState.ts). */
+  view: ViewStateStore;
   /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
   state(): CoreState;
   /** Invariant violations visible in the streams now. */
@@ -69,6 +72,8 @@ export interface CoreState {
   market: unknown;
   user: unknown;
   streams: Record<string, unknown>;
+  /** The view state, only once something was set (so logs without view intents hash as before). */
+  view?: ViewValues;
 }
 
 export interface AppCoreOptions {
@@ -206,6 +211,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const userId$ = follow(sessionActor, (snap) => snap.context.userInfo?.id ?? null);
   const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$ });
   const tradeLayout = createTradeLayout({ storage: ports.storage, userId$ });
+  const view = createViewState();
   const machines = createScreenMachines({
     api,
     clock,
@@ -260,11 +266,13 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     timers: createUiTimers(rawPorts.clock),
     positionPrefs,
     tradeLayout,
+    view,
     state() {
       const m = streams.market.state();
       const u = streams.user.state();
       const rejected = (m.rejected as number) + (u.rejected as number);
-      return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected } };
+      const views = view.all();
+      return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected }, ...(Object.keys(views).length > 0 ? { view: views } : {}) };
     },
     violations: () => [...streams.market.violations(), ...streams.user.violations()],
     stop() {

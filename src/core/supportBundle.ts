@@ -1,3 +1,4 @@
+import { gzipSync, strToU8 } from 'fflate';
 import type { AnyActorRef } from 'xstate';
 import type { EventLog, LogHeader } from '../ports/eventLog.ts';
 import { LOG_FORMAT, LOG_VERSION } from '../ports/eventLog.ts';
@@ -106,7 +107,16 @@ export function buildSupportBundle(input: BundleInput): string {
   return `${lines.join('\n')}\n${ring.slice(nl + 1)}`;
 }
 
+/**
+ * The bundle as downloaded: its text gzipped (`.jsonl.gz`; `npm run replay` and the inspector
+ * inflate it). Deterministic: no file name or time in the gzip header, so the same text gives
+ * the same bytes.
+ */
+export function gzipBundle(text: string): Uint8Array {
+  return gzipSync(strToU8(text), { level: 9, mtime: 0 });
+}
+
 /** File name for a bundle exported at `now` (sortable, no characters a file system refuses). */
 export function bundleFileName(now: number): string {
-  return `rft-support-${new Date(now).toISOString().replace(/[:.]/g, '-')}.jsonl`;
+  return `rft-support-${new Date(now).toISOString().replace(/[:.]/g, '-')}.jsonl.gz`;
 }

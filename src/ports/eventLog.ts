@@ -1,3 +1,4 @@
+import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 /**
  * The append-only event log (docs/ARCHITECTURE.md "Event log"). Every record is
  * `{ seq, t, kind, ...payload }`:
@@ -5,8 +6,11 @@
  *   gap at the start of an export shows how much the ring dropped;
  * - `t` is virtual milliseconds since the log was created, read from the injected clock;
  * - `kind` is a dotted name (`http.request`, `ws.in`, `storage.set`, ...).
- * The log keeps a ring bounded by bytes (UTF-16 length of each record's JSON as an estimate):
- * when over budget the oldest records are dropped, never the newest one.
+ * The log keeps a ring bounded by STORED bytes: the newest records as plain lines (UTF-16 length),
+ * older ones sealed in deflated chunks of about 64 KiB of JSON (counted compressed), so a 2 MiB
+ * ring holds about eight times the raw JSON (docs/REPLAY.md "Compact recording"). When over budget
+ * the oldest chunk (or, with no chunk sealed, the oldest line) is dropped, never the newest record.
+ * The chunks decode to exactly the lines appended: exports and records() are unchanged by it.
  * Redaction happens before a record gets here (ports/recording.ts); this module stores as given.
  */
 
@@ -37,42 +41,120 @@ export interface EventLog {
   records(): LogRecord[];
   /** Header line + one record per line, each terminated by '\n'. */
   toJsonLines(): string;
-  /** Current retained size in bytes (estimate). */
+  /** Current retained size in stored bytes (sealed chunks compressed, open lines as UTF-16 length). */
   bytes(): number;
+  /** What the ring holds: records, their raw JSON size, the stored size, sealed chunks, the seq range. */
+  stats(): LogStats;
   /** Calls `fn` for every appended record; returns an unsubscribe function. */
   subscribe(fn: (r: LogRecord) => void): () => void;
 }
 
+export interface LogStats {
+  records: number;
+  rawBytes: number;
+  storedBytes: number;
+  chunks: number;
+  firstSeq: number;
+  lastSeq: number;
+}
+
 export interface EventLogOptions {
   now: () => number;
-  /** Ring budget; default 2 MiB. */
+  /** Ring budget in STORED bytes (sealed chunks count compressed); default 2 MiB. */
   maxBytes?: number;
+  /**
+   * Raw size (UTF-16 length of the lines) at which the open chunk is sealed and deflated. Default
+   * 64 KiB when the budget is at least 256 KiB, else never (a small ring keeps plain lines and
+   * drops record by record).
+   */
+  chunkBytes?: number;
 }
 
 export const DEFAULT_LOG_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+
+/** A sealed run of consecutive records: their JSON lines ('\n'-terminated), deflated. */
+interface SealedChunk {
+  firstSeq: number;
+  count: number;
+  rawBytes: number;
+  data: Uint8Array;
+}
+
+/** Deflates the lines of a chunk (fflate: pure JS, synchronous, the same bytes in the browser and Node). */
+export function packLines(text: string): Uint8Array {
+  return deflateSync(strToU8(text), { level: 6 });
+}
+
+/** The exact text {@link packLines} was given. */
+export function unpackLines(data: Uint8Array): string {
+  return strFromU8(inflateSync(data));
+}
 
 export function createEventLog(options: EventLogOptions): EventLog {
   const { now } = options;
   const maxBytes = options.maxBytes ?? DEFAULT_LOG_BYTES;
+  const chunkBytes = options.chunkBytes ?? (maxBytes >= 256 * 1024 ? DEFAULT_CHUNK_BYTES : Number.POSITIVE_INFINITY);
   const startedAt = now();
-  // Ring: `head` is the index of the oldest retained entry; compacted when half is dead.
-  let entries: { rec: LogRecord; line: string }[] = [];
-  let head = 0;
-  let total = 0;
+  // Storage (the compact recording, issue 16): the newest records are plain lines in the open
+  // chunk; once it holds `chunkBytes` of JSON it is sealed into one deflated block. The budget
+  // counts what is stored: sealed blocks by their compressed size, open lines by their length.
+  // Sealed blocks are dropped whole, oldest first; without sealed blocks the oldest open lines go
+  // one by one (never the newest). `seq` keeps counting, so the export's firstSeq shows the drop.
+  let sealed: SealedChunk[] = [];
+  let sealedHead = 0;
+  let sealedBytes = 0;
+  let open: { rec: LogRecord; line: string }[] = [];
+  let openHead = 0;
+  let openBytes = 0;
   let seq = 0;
   const listeners = new Set<(r: LogRecord) => void>();
 
+  const seal = () => {
+    const lines = open.slice(openHead);
+    const first = lines[0];
+    if (!first) return;
+    let text = '';
+    for (const e of lines) text += e.line + '\n';
+    const data = packLines(text);
+    sealed.push({ firstSeq: first.rec.seq, count: lines.length, rawBytes: openBytes, data });
+    sealedBytes += data.length;
+    open = [];
+    openHead = 0;
+    openBytes = 0;
+  };
+
   const dropOldest = () => {
-    while (total > maxBytes && entries.length - head > 1) {
-      const old = entries[head];
-      head += 1;
-      if (old) total -= old.line.length + 1;
+    while (sealedBytes + openBytes > maxBytes && sealedHead < sealed.length) {
+      const old = sealed[sealedHead];
+      sealedHead += 1;
+      if (old) sealedBytes -= old.data.length;
     }
-    if (head > 1024 && head * 2 > entries.length) {
-      entries = entries.slice(head);
-      head = 0;
+    if (sealedHead > 64 && sealedHead * 2 > sealed.length) {
+      sealed = sealed.slice(sealedHead);
+      sealedHead = 0;
+    }
+    while (sealedBytes + openBytes > maxBytes && open.length - openHead > 1) {
+      const old = open[openHead];
+      openHead += 1;
+      if (old) openBytes -= old.line.length + 1;
+    }
+    if (openHead > 1024 && openHead * 2 > open.length) {
+      open = open.slice(openHead);
+      openHead = 0;
     }
   };
+
+  const sealedText = (): string => {
+    let out = '';
+    for (let i = sealedHead; i < sealed.length; i++) {
+      const c = sealed[i];
+      if (c) out += unpackLines(c.data);
+    }
+    return out;
+  };
+
+  const firstKeptSeq = (): number => sealed[sealedHead]?.firstSeq ?? open[openHead]?.rec.seq ?? seq + 1;
 
   return {
     append(kind, payload = {}) {
@@ -84,20 +166,39 @@ export function createEventLog(options: EventLogOptions): EventLog {
       ordered.t = t;
       ordered.kind = kind;
       const line = JSON.stringify(ordered);
-      entries.push({ rec: ordered, line });
-      total += line.length + 1;
+      open.push({ rec: ordered, line });
+      openBytes += line.length + 1;
+      if (openBytes >= chunkBytes) seal();
       dropOldest();
       for (const fn of listeners) fn(ordered);
       return ordered;
     },
-    records: () => entries.slice(head).map((e) => e.rec),
-    bytes: () => total,
-    toJsonLines() {
-      const first = entries[head];
-      const header: LogHeader = { format: LOG_FORMAT, version: LOG_VERSION, startedAt, firstSeq: first ? first.rec.seq : seq + 1 };
-      let out = JSON.stringify(header) + '\n';
-      for (let i = head; i < entries.length; i++) out += (entries[i]?.line ?? '') + '\n';
+    records() {
+      const out: LogRecord[] = [];
+      if (sealedHead < sealed.length) {
+        for (const line of sealedText().split('\n')) if (line !== '') out.push(JSON.parse(line) as LogRecord);
+      }
+      for (let i = openHead; i < open.length; i++) {
+        const e = open[i];
+        if (e) out.push(e.rec);
+      }
       return out;
+    },
+    bytes: () => sealedBytes + openBytes,
+    toJsonLines() {
+      const header: LogHeader = { format: LOG_FORMAT, version: LOG_VERSION, startedAt, firstSeq: firstKeptSeq() };
+      let out = JSON.stringify(header) + '\n' + sealedText();
+      for (let i = openHead; i < open.length; i++) out += (open[i]?.line ?? '') + '\n';
+      return out;
+    },
+    stats() {
+      let rawBytes = openBytes;
+      let records = open.length - openHead;
+      for (let i = sealedHead; i < sealed.length; i++) {
+        rawBytes += sealed[i]?.rawBytes ?? 0;
+        records += sealed[i]?.count ?? 0;
+      }
+      return { records, rawBytes, storedBytes: sealedBytes + openBytes, chunks: sealed.length - sealedHead, firstSeq: firstKeptSeq(), lastSeq: seq };
     },
     subscribe(fn) {
       listeners.add(fn);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
@@ -26,11 +27,11 @@ test('a support bundle exported from the help centre replays to the same state a
   const downloadP = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download report' }).click();
   const download = await downloadP;
-  expect(download.suggestedFilename()).toMatch(/^rft-support-.*\.jsonl$/);
-  const path = testInfo.outputPath('bundle.jsonl');
+  expect(download.suggestedFilename()).toMatch(/^rft-support-.*\.jsonl\.gz$/);
+  const path = testInfo.outputPath('bundle.jsonl.gz');
   await download.saveAs(path);
   await expect(page.getByRole('status')).toContainText('Report saved as');
-  const text = readFileSync(path, 'utf8');
+  const text = gunzipSync(readFileSync(path)).toString('utf8'); // the download is gzipped (issue 16)
 
   const log = parseReplayText(text);
   expect(log.header.bundle).toMatchObject({ appVersion: '1.0.0', language: 'en', theme: 'light', viewport: { width: 1440, height: 900 }, path: '/help-center' });
@@ -68,6 +69,42 @@ for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui',
     expect(leaked).toEqual([]);
   });
 }
+
+/**
+ * View state in the record (issue 16): the flip fixture's user switched the chart to 1H and the
+ * account panel to 'Order history' before going to the help centre; stepped to just before that
+ * route, the replayed trade screen shows both (the recorded `view.set` intents, not the defaults).
+ */
+test('flip-partial-close-ui: the replayed trade screen shows the tab and interval the user had', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/flip-partial-close-ui.jsonl', 'utf8');
+  const records = parseReplayText(text).records;
+  const views = records.filter((r) => r.kind === 'ui.intent' && r.actor === 'view').map((r) => r.event as { key: string; value: unknown });
+  expect(views).toEqual(expect.arrayContaining([{ type: 'view.set', key: 'trade.accountTab', value: 'orderHistory' }, { type: 'view.set', key: 'trade.interval', value: '1h' }]));
+  const help = records.find((r) => r.kind === 'ui.route' && r.path === '/help-center');
+  if (!help) throw new Error('the fixture never reaches the help centre');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  const cp = await stepTo(help.seq - 1);
+  expect(cp.divergences).toEqual([]);
+  await expect(page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Order history/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Positions/ })).toHaveAttribute('aria-selected', 'false');
+  await expect(page.getByRole('tablist', { name: 'Interval' }).getByRole('tab', { name: '1H', exact: true })).toHaveAttribute('aria-selected', 'true');
+  expect(leaked).toEqual([]);
+});
+
+test('withdrawal-lock-ui: the replayed wallet history shows the type filter the user picked', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
+  const records = parseReplayText(text).records;
+  const help = records.find((r) => r.kind === 'ui.route' && r.path === '/help-center');
+  if (!help) throw new Error('the fixture never reaches the help centre');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  const cp = await stepTo(help.seq - 1);
+  expect(cp.divergences).toEqual([]);
+  await expect(page.getByRole('heading', { level: 1, name: 'Wallet history' })).toBeVisible();
+  await expect(page.getByTestId('history-type')).toHaveValue('withdrawal');
+  expect(leaked).toEqual([]);
+});
 
 /** The seq of the first record matching `pred` (the test fails loudly when the fixture lacks it). */
 function seqOf(text: string, pred: (r: Record<string, unknown>) => boolean): number {
@@ -111,7 +148,8 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
   const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
   await page.addInitScript(() => localStorage.setItem('lang', 'en'));
   const { leaked, stepTo } = await openReplayPage(page, text);
-  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  // the user went on to the wallet history (view state, issue 16) before the help centre
+  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/my/order/wallet-history') - 1);
   await expect(page.getByTestId('withdraw-lock')).toContainText('Withdrawals, C2C sales and payments are disabled for 24 hours after a password change');
   await expect(page.getByTestId('withdraw-lock-left')).toHaveText(/Time left: (24 h 0|23 h 5\d) min/);
   expect(leaked).toEqual([]);

@@ -7,6 +7,7 @@ import type { ParsedLog } from './parse.ts';
 import { INTENT_ACTORS, type IntentActor } from './record.ts';
 import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 import { isWellFormedIntent } from './intents.ts';
+import { isViewValue, VIEW_ACTOR, VIEW_SET } from '../viewState.ts';
 
 /**
  * The replay driver (DESIGN §4): for each record in order, advance the VirtualClock to the
@@ -137,6 +138,12 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
             }
             ports.setCurrentSeq(rec.seq);
             target.send(ev as { type: string });
+            return true;
+          }
+          if (rec.actor === VIEW_ACTOR) {
+            const ev = rec.event as { type?: unknown; key?: unknown; value?: unknown } | null | undefined;
+            if (typeof ev !== 'object' || ev === null || ev.type !== VIEW_SET || typeof ev.key !== 'string' || !isViewValue(ev.value)) return false;
+            core.view.apply(ev.key, ev.value);
             return true;
           }
           const name = rec.actor as IntentActor;

@@ -130,6 +130,7 @@ function sectionsOf(state: ReplayState): Map<string, unknown> {
     ['user', state.user],
   ]);
   for (const [k, v] of Object.entries(state.streams)) if (k !== 'books') out.set(`streams.${k}`, v);
+  if (state.view) out.set('view', state.view);
   return out;
 }
 
@@ -166,7 +167,8 @@ function applyPatch(state: ReplayState, patch: Patch): ReplayState {
       const key = k.slice('streams.'.length);
       if (v === undefined) delete next.streams[key];
       else next.streams[key] = v;
-    } else (next as unknown as Record<string, unknown>)[k] = v;
+    } else if (v === undefined) delete (next as unknown as Record<string, unknown>)[k];
+    else (next as unknown as Record<string, unknown>)[k] = v;
   }
   if (patch.books.length > 0) {
     const books = { ...((state.streams.books ?? {}) as Record<string, BookView>) };

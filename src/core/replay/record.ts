@@ -7,6 +7,7 @@ import type { Redactor } from '../../ports/redact.ts';
 import { classifyField, createRedactor } from '../../ports/redact.ts';
 import { describeBlobs, SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 import type { Ports } from '../../ports/types.ts';
+import { VIEW_ACTOR, VIEW_SET } from '../viewState.ts';
 
 /**
  * Recording the whole app (DESIGN §2–§3): the transport records of src/ports/recording.ts plus the
@@ -17,7 +18,9 @@ import type { Ports } from '../../ports/types.ts';
  *   an actor (core actors here, screen-owned ones through `core.screens`, src/core/screenActors.ts),
  *   redacted with the SAME redactor as the transport (so a password typed in an intent and the
  *   one in the request body get the same placeholder and the replayed request still matches);
- * - `ui.route` {path}: the screen the user is on (the browser replay opens it).
+ * - `ui.route` {path}: the screen the user is on (the browser replay opens it);
+ * - `ui.intent` {actor:'view', event:{type:'view.set', key, value}}: view state the user changed
+ *   (tab, filter, page, chart setting, open dialog; src/core/viewState.ts).
  * Events the core derives itself (`socket.setToken`, `session.unauthorized`) are not intents:
  * replay re-derives them, so logging them would deliver them twice.
  */
@@ -92,6 +95,7 @@ export function createRecordedCore(raw: Ports, options: AppCoreOptions & { env?:
   const ports = createRecordingPorts(raw, log, redactor);
   const core = createAppCore(ports, { ...options, log, record: false });
   instrumentIntents(core, log, redactor);
+  core.view.onIntent = (key, value) => log.append('ui.intent', { actor: VIEW_ACTOR, event: redactIntent(redactor, { type: VIEW_SET, key, value }) });
   core.screens.onIntent = (name, event) => log.append('ui.intent', { actor: `${SCREEN_ACTOR_PREFIX}${name}`, event: redactIntent(redactor, describeBlobs(event)) });
   let lastPath: string | null = null;
   return {

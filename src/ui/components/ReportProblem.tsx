@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { APP_VERSION, buildSupportBundle, bundleFileName } from '../../core/supportBundle.ts';
+import { APP_VERSION, buildSupportBundle, bundleFileName, gzipBundle } from '../../core/supportBundle.ts';
 import { useAppCore } from '../app/AppCoreProvider.tsx';
 import { useShellEnv } from '../hooks/useShellEnv.ts';
 import './ReportProblem.css';
 
-/** Saves `text` as a file in the browser (an object URL clicked through a temporary link). */
-export function downloadText(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
+/** Saves `bytes` (the gzipped bundle) as a file in the browser (an object URL clicked through a temporary link). */
+export function downloadBytes(fileName: string, bytes: Uint8Array): void {
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/gzip' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -18,8 +18,11 @@ export function downloadText(fileName: string, text: string): void {
 }
 
 export interface ReportProblemProps {
-  /** Where the bundle goes; the browser download by default (tests pass a collector). */
-  onExport?: (fileName: string, text: string) => void;
+  /**
+   * Where the bundle goes: the gzipped file (`.jsonl.gz`) and, for tests, its text. The browser
+   * download by default (tests pass a collector).
+   */
+  onExport?: (fileName: string, bytes: Uint8Array, text: string) => void;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface ReportProblemProps {
  * (src/core/supportBundle.ts) with the app version, language, theme and viewport. Secrets were
  * redacted when recorded; the live state in the bundle is redacted with the same placeholders.
  */
-export function ReportProblem({ onExport = downloadText }: ReportProblemProps) {
+export function ReportProblem({ onExport = downloadBytes }: ReportProblemProps) {
   const { t, i18n } = useTranslation('replay');
   const core = useAppCore();
   const { prefs } = useShellEnv();
@@ -50,8 +53,9 @@ export function ReportProblem({ onExport = downloadText }: ReportProblemProps) {
         },
       });
       const file = bundleFileName(now);
-      onExport(file, text);
-      setStatus({ ok: true, text: `${t('reportDone', { file })} · ${t('reportSize', { kb: Math.max(1, Math.round(text.length / 1024)) })}` });
+      const bytes = gzipBundle(text);
+      onExport(file, bytes, text);
+      setStatus({ ok: true, text: `${t('reportDone', { file })} · ${t('reportSize', { kb: Math.max(1, Math.round(bytes.length / 1024)) })}` });
     } catch {
       setStatus({ ok: false, text: t('reportFailed') });
     }

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { VirtualClock } from '../../../src/ports/virtualClock.ts';
@@ -36,8 +37,8 @@ function setup(lang: Lang = 'en') {
   const storage = createMemoryStorage({ lang });
   const rec = createRecordedCore({ clock, http, socket: sockets, storage, random: { id: () => 'r1' } }, { location: () => '/help-center' });
   const env: ShellEnv = { prefs: createUiPrefs(storage, document, 1280), storage, language: { storage, doc: document, reload: () => undefined }, clipboard: null };
-  const exported: { file: string; text: string }[] = [];
-  const router = createMemoryRouter([{ path: '*', element: <ReportProblem onExport={(file, text) => exported.push({ file, text })} /> }]);
+  const exported: { file: string; text: string; bytes: Uint8Array }[] = [];
+  const router = createMemoryRouter([{ path: '*', element: <ReportProblem onExport={(file, bytes, text) => exported.push({ file, text, bytes })} /> }]);
   render(
     <AppProviders core={rec.core} i18n={createI18n(lang)} env={env}>
       <RouterProvider router={router} />
@@ -66,9 +67,11 @@ describe('ReportProblem', () => {
     clock.advance(300);
 
     fireEvent.click(screen.getByRole('button', { name: 'Download report' }));
-    expect(screen.getByRole('status').textContent).toMatch(/^Report saved as rft-support-.*\.jsonl/);
+    expect(screen.getByRole('status').textContent).toMatch(/^Report saved as rft-support-.*\.jsonl\.gz/);
     expect(exported).toHaveLength(1);
     const text = exported[0]?.text ?? '';
+    // the download is the gzipped text (what `npm run replay` inflates)
+    expect(gunzipSync(exported[0]?.bytes ?? new Uint8Array()).toString('utf8')).toBe(text);
     for (const secret of [PASSWORD, TOKEN, CODE]) expect(text).not.toContain(secret);
     expect(text).toContain('<redacted:password#1>');
 

@@ -1,9 +1,16 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import type { ViewValue } from '../../../core/viewState.ts';
+import { useViewState } from '../../hooks/useViewState.ts';
 import { useTranslation } from 'react-i18next';
 import { KLINE_INTERVALS, type Candle, type KlineInterval } from '../../../protocol/market.ts';
 import { MAIN_INDICATORS, SUB_INDICATORS, type MainIndicatorName, type SubIndicatorName } from '../../../indicators/registry.ts';
 import { CandleChart, type ChartTheme } from './CandleChart.tsx';
 import type { ChartPalette } from './chartData.ts';
+
+const DEFAULT_MAIN: readonly MainIndicatorName[] = ['MA'];
+const isMainList = (v: ViewValue): v is readonly MainIndicatorName[] => Array.isArray(v) && v.every((x) => typeof x === 'string' && (MAIN_INDICATORS as readonly string[]).includes(x));
+const isSub = (v: ViewValue): v is SubIndicatorName | null => v === null || (typeof v === 'string' && (SUB_INDICATORS as readonly string[]).includes(v));
+const isBool = (v: ViewValue): v is boolean => typeof v === 'boolean';
 
 /** Indicator line colours (theme-neutral, readable on both backgrounds). */
 export const INDICATOR_LINE_COLORS = ['#f0b90b', '#3b82f6', '#c084fc', '#14b8a6', '#f97316'] as const;
@@ -26,11 +33,12 @@ export interface ChartPanelProps {
  */
 export function ChartPanel({ candles, interval, onInterval, pricePrecision, tickSize, up, down, theme, resetKey }: ChartPanelProps) {
   const { t } = useTranslation('trade');
-  const [main, setMain] = useState<readonly MainIndicatorName[]>(['MA']);
-  const [sub, setSub] = useState<SubIndicatorName | null>('VOL');
-  const [menu, setMenu] = useState(false);
+  // View state as intents (src/core/viewState.ts): recorded, and shown again by a replay.
+  const [main, setMain] = useViewState<readonly MainIndicatorName[]>('chart.main', DEFAULT_MAIN, isMainList);
+  const [sub, setSub] = useViewState<SubIndicatorName | null>('chart.sub', 'VOL', isSub);
+  const [menu, setMenu] = useViewState<boolean>('chart.indicatorMenu', false, isBool);
   const palette = useMemo<ChartPalette>(() => ({ up, down, lines: INDICATOR_LINE_COLORS }), [up, down]);
-  const toggleMain = (n: MainIndicatorName) => setMain((m) => (m.includes(n) ? m.filter((x) => x !== n) : [...m, n]));
+  const toggleMain = (n: MainIndicatorName) => setMain(main.includes(n) ? main.filter((x) => x !== n) : [...main, n]);
   return (
     <div className="rf-chartp">
       <div className="rf-chartp-bar">
@@ -42,7 +50,7 @@ export function ChartPanel({ candles, interval, onInterval, pricePrecision, tick
           ))}
         </div>
         <div className="rf-chartp-ind">
-          <button type="button" aria-expanded={menu} onClick={() => setMenu((m) => !m)} data-testid="indicator-menu">
+          <button type="button" aria-expanded={menu} onClick={() => setMenu(!menu)} data-testid="indicator-menu">
             {t('indicators')}
           </button>
           {menu && (

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
@@ -102,6 +103,8 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
   );
 }
 
+const isHistoryFilters = stringsLike(EMPTY_FILTERS);
+
 /**
  * /my/order/futures: open orders (with cancel), order history, trade history and transaction
  * history, filtered by contract, pair, kind / status / entry type and date range, paged. A tab or
@@ -111,9 +114,10 @@ export function FuturesOrdersScreen() {
   const { t } = useTranslation('assets');
   const device = useDevice();
   const symbols = useSymbolNames();
-  const [tab, setTab] = useState<OrderTab>('open');
-  const [filters, setFilters] = useState<HistoryFilters>(EMPTY_FILTERS);
-  const [page, setPage] = useState(1);
+  // View state as intents (src/core/viewState.ts): recorded, and shown again by a replay.
+  const [tab, setTab] = useViewState<OrderTab>('orders.futures.tab', 'open', oneOf(ORDER_TABS));
+  const [filters, setFilters] = useViewState<HistoryFilters>('orders.futures.filters', EMPTY_FILTERS, isHistoryFilters);
+  const [page, setPage] = useViewState<number>('orders.futures.page', 1, isPage);
   const items = useMemo(() => ORDER_TABS.map((k) => ({ key: k, label: t(TAB_LABEL[k]) })), [t]);
 
   return (

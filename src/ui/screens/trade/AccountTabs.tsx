@@ -16,7 +16,8 @@ import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { CloseAllDialog, CloseDialog, EditOrderDialog, TpslDialog } from './PositionDialogs.tsx';
 import type { TradingAccount } from './useTradingAccount.ts';
 
-export type AccountTab = 'positions' | 'openOrders' | 'orderHistory' | 'tradeHistory' | 'transactions';
+export const ACCOUNT_TABS = ['positions', 'openOrders', 'orderHistory', 'tradeHistory', 'transactions'] as const;
+export type AccountTab = (typeof ACCOUNT_TABS)[number];
 const TABS: readonly AccountTab[] = ['positions', 'openOrders', 'orderHistory', 'tradeHistory', 'transactions'];
 
 /** Date and time of a unix-ms instant in the viewer's zone: 2026-01-15 10:20:30. */

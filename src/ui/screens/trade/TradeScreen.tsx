@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { ContractKind, KlineInterval } from '../../../protocol/market.ts';
+import { KLINE_INTERVALS, type ContractKind, type KlineInterval } from '../../../protocol/market.ts';
+import { oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { selectDepthChart } from '../../../streams/orderBookSelectors.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import type { ChartTheme } from '../../components/chart/CandleChart.tsx';
@@ -12,7 +13,7 @@ import { OrderBook } from '../../components/orderbook/OrderBook.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice, useKlineSetting, useTheme } from '../../hooks/usePrefs.ts';
 import { klineColors } from '../../theme/klineColors.ts';
-import { AccountTabs, type AccountTab } from './AccountTabs.tsx';
+import { ACCOUNT_TABS, AccountTabs, type AccountTab } from './AccountTabs.tsx';
 import { OrderPanel } from './OrderPanel.tsx';
 import { DesktopTradeLayout } from './DesktopTradeLayout.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
@@ -28,8 +29,10 @@ export const DEFAULT_INTERVAL: KlineInterval = '15m';
 /** Route base of each contract kind's trade screen. */
 export const TRADE_BASE: Readonly<Record<ContractKind, string>> = { perp: '/mFutures', std: '/stdFuture' };
 
-type ChartTab = 'chart' | 'depth' | 'info';
-type MobileTab = 'chart' | 'book' | 'trades' | 'depth' | 'info';
+const CHART_TABS = ['chart', 'depth', 'info'] as const;
+type ChartTab = (typeof CHART_TABS)[number];
+const MOBILE_TABS = ['chart', 'book', 'trades', 'depth', 'info'] as const;
+type MobileTab = (typeof MOBILE_TABS)[number];
 
 function cssVar(name: string, fallback: string): string {
   if (typeof document === 'undefined') return fallback;
@@ -69,16 +72,17 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   const navigate = useNavigate();
   const params = useParams();
   const symbol = (params.pair ?? 'BTCUSDT').toUpperCase();
-  const [interval, setKlineInterval] = useState<KlineInterval>(DEFAULT_INTERVAL);
+  // View state as intents (src/core/viewState.ts): recorded, and shown again by a replay.
+  const [interval, setKlineInterval] = useViewState<KlineInterval>('trade.interval', DEFAULT_INTERVAL, oneOf(KLINE_INTERVALS));
   const market = useTradeMarket(symbol, contract, interval);
   const account = useTradingAccount(contract);
   const device = useDevice();
   const [kline] = useKlineSetting();
   const { up, down } = klineColors(kline.style, kline.direction);
   const chartTheme = useChartTheme();
-  const [chartTab, setChartTab] = useState<ChartTab>('chart');
-  const [mobileTab, setMobileTab] = useState<MobileTab>('chart');
-  const [accountTab, setAccountTab] = useState<AccountTab>('positions');
+  const [chartTab, setChartTab] = useViewState<ChartTab>('trade.chartTab', 'chart', oneOf(CHART_TABS));
+  const [mobileTab, setMobileTab] = useViewState<MobileTab>('trade.mobileTab', 'chart', oneOf(MOBILE_TABS));
+  const [accountTab, setAccountTab] = useViewState<AccountTab>('trade.accountTab', 'positions', oneOf(ACCOUNT_TABS));
   const [picked, setPicked] = useState<{ price: string; n: number } | null>(null);
   const newId = useCallback(() => core.ports.random.id(), [core]);
 

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import type { ViewValue } from '../../../core/viewState.ts';
+import { isPage, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../../../api/client.ts';
 import type { Page } from '../../../protocol/envelope.ts';
@@ -27,6 +28,7 @@ export interface WalletHistoryFilters {
 
 export const EMPTY_WALLET_FILTERS: WalletHistoryFilters = { type: '', coin: '', status: '', from: '', to: '' };
 export const WALLET_HISTORY_PAGE_SIZE = 10;
+const isWalletFilters = (v: ViewValue): boolean => stringsLike(EMPTY_WALLET_FILTERS)(v) && (HISTORY_TYPES as readonly string[]).concat('').includes(String((v as Record<string, ViewValue>).type));
 
 /** The GET query of one page: empty filters dropped, the date range as local-day bounds. */
 export function walletHistoryQuery(f: WalletHistoryFilters, page: number): Query {
@@ -60,11 +62,12 @@ const LIVE_FRAMES = ['deposit', 'withdrawal', 'balance'];
 export function WalletHistoryScreen() {
   const { t } = useTranslation('wallet');
   const mobile = useDevice() === 'mobile';
-  const [filters, setFilters] = useState<WalletHistoryFilters>(EMPTY_WALLET_FILTERS);
-  const [page, setPage] = useState(1);
+  // View state as intents (src/core/viewState.ts): recorded, and shown again by a replay.
+  const [filters, setFilters] = useViewState<WalletHistoryFilters>('wallet.history.filters', EMPTY_WALLET_FILTERS, isWalletFilters);
+  const [page, setPage] = useViewState<number>('wallet.history.page', 1, isPage);
   const { load } = useLiveGet<Page<HistoryRow>>(MONEY_PATHS.history.replace(/^\/api/, ''), walletHistoryQuery(filters, page), LIVE_FRAMES);
   const set = <K extends keyof WalletHistoryFilters>(k: K, v: WalletHistoryFilters[K]) => {
-    setFilters((f) => ({ ...f, [k]: v, ...(k === 'type' ? { status: '' } : {}) }));
+    setFilters({ ...filters, [k]: v, ...(k === 'type' ? { status: '' } : {}) });
     setPage(1);
   };
   const statusLabel = (s: string) => (s === 'credited' || s === 'belowMinimum' ? t(`dep_${s}`) : s === 'confirming' ? t('dep_confirmingShort') : t(`wd_${s}`));
