@@ -39,6 +39,8 @@ async function scan(page: Page, route: string): Promise<Hit[]> {
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')} :: ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`) }));
   });
+  // A route's screen can render after the shell's main (lazy chunk, first data): give its h1 a moment to appear.
+  await page.locator('h1').first().waitFor({ timeout: 5000 }).catch(() => undefined);
   const h1 = await page.locator('h1').count();
   const headings = h1 === 1 ? [] : [{ route, rule: 'one-h1', impact: 'serious', help: `one h1 per screen, found ${h1}`, nodes: [] }];
   return [

@@ -94,6 +94,8 @@ export function LoginScreen() {
       ) : null}
       {mobile && mode === 'qr' ? (
         <div className="auth-qr-inline">
+          {/* The screen keeps its one h1 whichever tab is open. */}
+          <h1 className="auth-title">{t('loginTitle')}</h1>
           <QrLoginPanel />
         </div>
       ) : (
