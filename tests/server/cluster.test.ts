@@ -6,12 +6,10 @@ import { startCluster, startServerProcess, freePort } from '../../server/cli/clu
 import type { Cluster } from '../../server/cli/cluster.ts';
 import { openDatabase } from '../../server/db/connection.ts';
 import { createPgDatabase, dropPgDatabase, TEST_DIALECT } from './testDb.ts';
-import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
-import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import type { Order } from '../../src/protocol/trading.ts';
 import { COPY_MSG } from '../../src/protocol/copy.ts';
 import { RECONNECT_DELAY_MS, USER_SOCKET_CLOSE_UNAUTHORIZED } from '../../src/protocol/market.ts';
-import { ClientBook, http, marketSocket, signUp, userSocket } from './clusterHarness.ts';
+import { ClientBook, expectLedgerBalanced, http, marketSocket, signUp, userSocket } from './clusterHarness.ts';
 import type { Client, DepthFrame, Sock } from './clusterHarness.ts';
 
 /**
@@ -257,17 +255,7 @@ describe('cluster: one engine, three gateways, Redis, real processes', () => {
         const same = rows.filter((r) => r.client_order_id === o.clientOrderId);
         expect(same.map((r) => r.id)).toEqual([o.id]);
       }
-      // Every balance is its ledger sum; only the system account may be negative; per asset all balances sum to 0.
-      const users = await db.selectFrom('balances').select('user_id').distinct().execute();
-      const perAsset = new Map<string, bigint>();
-      for (const { user_id } of users) {
-        for (const b of await balancesOf(db, user_id)) {
-          expect(await ledgerSum(db, user_id, b.wallet, b.asset)).toBe(b.amount);
-          if (user_id !== SYSTEM_ACCOUNT_ID) expect(b.amount >= 0n, `balance of ${user_id} ${b.wallet} ${b.asset}`).toBe(true);
-          perAsset.set(b.asset, (perAsset.get(b.asset) ?? 0n) + b.amount);
-        }
-      }
-      for (const [asset, sum] of perAsset) expect(sum, asset).toBe(0n);
+      await expectLedgerBalanced(db);
     } finally {
       await db.destroy();
     }

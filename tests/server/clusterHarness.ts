@@ -1,4 +1,8 @@
 import { request } from 'node:http';
+import { expect } from 'vitest';
+import type { Db } from '../../server/db/connection.ts';
+import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
+import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
 import WebSocket from 'ws';
 import type { Envelope } from '../../src/protocol/envelope.ts';
 
@@ -193,4 +197,18 @@ export class ClientBook {
     const asks = [...this.asks].sort((a, b) => a[0] - b[0]).slice(0, n);
     return JSON.stringify({ bids, asks });
   }
+}
+
+/** Every balance is its ledger sum; only the system account may be negative; per asset all balances sum to 0. */
+export async function expectLedgerBalanced(db: Db): Promise<void> {
+  const users = await db.selectFrom('balances').select('user_id').distinct().execute();
+  const perAsset = new Map<string, bigint>();
+  for (const { user_id } of users) {
+    for (const b of await balancesOf(db, user_id)) {
+      expect(await ledgerSum(db, user_id, b.wallet, b.asset)).toBe(b.amount);
+      if (user_id !== SYSTEM_ACCOUNT_ID) expect(b.amount >= 0n, `balance of ${user_id} ${b.wallet} ${b.asset}`).toBe(true);
+      perAsset.set(b.asset, (perAsset.get(b.asset) ?? 0n) + b.amount);
+    }
+  }
+  for (const [asset, sum] of perAsset) expect(sum, asset).toBe(0n);
 }

@@ -6,10 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startCluster } from '../../server/cli/cluster.ts';
 import type { Cluster } from '../../server/cli/cluster.ts';
 import { openDatabase } from '../../server/db/connection.ts';
-import { balancesOf, ledgerSum } from '../../server/db/repos/ledger.ts';
-import { SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import type { Order } from '../../src/protocol/trading.ts';
-import { http, marketSocket, signUp, userSocket } from './clusterHarness.ts';
+import { expectLedgerBalanced, http, marketSocket, signUp, userSocket } from './clusterHarness.ts';
 import type { Client } from './clusterHarness.ts';
 
 /**
@@ -143,16 +141,7 @@ describe('cluster: Redis killed (-9) and restarted under traffic', () => {
       // Nothing doubled: no clientOrderId twice among all rows.
       const ids = rows.map((r) => r.client_order_id);
       expect(new Set(ids).size).toBe(ids.length);
-      const users = await db.selectFrom('balances').select('user_id').distinct().execute();
-      const perAsset = new Map<string, bigint>();
-      for (const { user_id } of users) {
-        for (const b of await balancesOf(db, user_id)) {
-          expect(await ledgerSum(db, user_id, b.wallet, b.asset)).toBe(b.amount);
-          if (user_id !== SYSTEM_ACCOUNT_ID) expect(b.amount >= 0n, `balance of ${user_id} ${b.wallet} ${b.asset}`).toBe(true);
-          perAsset.set(b.asset, (perAsset.get(b.asset) ?? 0n) + b.amount);
-        }
-      }
-      for (const [asset, sum] of perAsset) expect(sum, asset).toBe(0n);
+      await expectLedgerBalanced(db);
     } finally {
       await db.destroy();
     }
