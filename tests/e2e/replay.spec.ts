@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import { openReplayPage } from '../../replay/replayPage.ts';
@@ -80,12 +81,7 @@ test('flip-partial-close-ui: the replayed trade screen shows the tab and interva
   const records = parseReplayText(text).records;
   const views = records.filter((r) => r.kind === 'ui.intent' && r.actor === 'view').map((r) => r.event as { key: string; value: unknown });
   expect(views).toEqual(expect.arrayContaining([{ type: 'view.set', key: 'trade.accountTab', value: 'orderHistory' }, { type: 'view.set', key: 'trade.interval', value: '1h' }]));
-  const help = records.find((r) => r.kind === 'ui.route' && r.path === '/help-center');
-  if (!help) throw new Error('the fixture never reaches the help centre');
-  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
-  const { leaked, stepTo } = await openReplayPage(page, text);
-  const cp = await stepTo(help.seq - 1);
-  expect(cp.divergences).toEqual([]);
+  const leaked = await replayUntilHelpCentre(page, text);
   await expect(page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Order history/ })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Positions/ })).toHaveAttribute('aria-selected', 'false');
   await expect(page.getByRole('tablist', { name: 'Interval' }).getByRole('tab', { name: '1H', exact: true })).toHaveAttribute('aria-selected', 'true');
@@ -94,17 +90,23 @@ test('flip-partial-close-ui: the replayed trade screen shows the tab and interva
 
 test('withdrawal-lock-ui: the replayed wallet history shows the type filter the user picked', async ({ page }) => {
   const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
-  const records = parseReplayText(text).records;
-  const help = records.find((r) => r.kind === 'ui.route' && r.path === '/help-center');
-  if (!help) throw new Error('the fixture never reaches the help centre');
-  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
-  const { leaked, stepTo } = await openReplayPage(page, text);
-  const cp = await stepTo(help.seq - 1);
-  expect(cp.divergences).toEqual([]);
+  const leaked = await replayUntilHelpCentre(page, text);
   await expect(page.getByRole('heading', { level: 1, name: 'Wallet history' })).toBeVisible();
   await expect(page.getByTestId('history-type')).toHaveValue('withdrawal');
   expect(leaked).toEqual([]);
 });
+
+/**
+ * Opens a fixture in the browser replay (English) and steps to the record before it leaves for the
+ * help centre, with no divergence on the way. Returns the secrets the page leaked (none expected).
+ */
+async function replayUntilHelpCentre(page: Page, text: string): Promise<string[]> {
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  const cp = await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  expect(cp.divergences).toEqual([]);
+  return leaked;
+}
 
 /** The seq of the first record matching `pred` (the test fails loudly when the fixture lacks it). */
 function seqOf(text: string, pred: (r: Record<string, unknown>) => boolean): number {
