@@ -382,21 +382,9 @@ export class TradingEngine implements MarketView {
     return this.runNowValue(fn);
   }
 
-  /** One transaction of `fn` with a fresh `touched`, run again on a PostgreSQL deadlock / serialization failure (server/db/tx.ts). */
-  private attempt<T>(fn: (c: Ctx) => Promise<T>, now: number): Promise<{ result: T; touched: Touched }> {
-    return withTxRetry(this.db, async () => {
-      const touched = emptyTouched();
-      const result = await this.db.transaction().execute((trx) => fn({ trx, now, touched }));
-      return { result, touched };
-    });
-  }
-
-  private async runNowValue<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
-    const now = this.clock.now();
-    const { result: out, touched } = await this.attempt(fn, now);
-    await this.publish(touched);
-    await this.notifyFills(touched);
-    return out;
+  /** Runs `fn` now, as a batch of one (for code already inside the queue): its transaction, then its frames. */
+  private runNowValue<T>(fn: (c: Ctx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => void this.runBatch([{ fn, resolve: resolve as (v: unknown) => void, reject }]));
   }
 
   private async notifyFills(t: Touched): Promise<void> {
