@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { timeId } from '../services/timeIds.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
@@ -84,7 +84,7 @@ export async function returnCash(c: CopyCtx, f: FollowRow): Promise<FollowRow> {
 }
 
 export function newCopyPositionId(now: number): string {
-  return `C${now.toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+  return timeId('C', now, 5);
 }
 
 /** Margin + opening fee of an opening part of notional `n`. */

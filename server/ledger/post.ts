@@ -1,8 +1,8 @@
-import { randomFillSync } from 'node:crypto';
 import { sql } from 'kysely';
 import { dialectOf } from '../db/connection.ts';
 import type { Db } from '../db/connection.ts';
 import { transact } from '../db/tx.ts';
+import { timeId } from '../services/timeIds.ts';
 import { compiledShape } from '../db/compiledShape.ts';
 import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import type { BalanceKey, Leg } from '../db/ledgerRule.ts';
@@ -85,20 +85,8 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
   return transact(db, run);
 }
 
-/**
- * A posting's ref: the time (base 36, so refs sort by time and inserts into ledger_refs' key append
- * instead of landing on a random page) and 8 random bytes, taken from a pooled buffer.
- */
-function newRef(now: number): string {
-  if (refPoolAt + 8 > REF_POOL.length) {
-    randomFillSync(REF_POOL);
-    refPoolAt = 0;
-  }
-  refPoolAt += 8;
-  return `${now.toString(36).padStart(9, '0')}${REF_POOL.toString('hex', refPoolAt - 8, refPoolAt)}`;
-}
-const REF_POOL = Buffer.alloc(4096);
-let refPoolAt = REF_POOL.length;
+/** A posting's ref: time-ordered (server/services/timeIds.ts), so `ledger_refs` inserts append. */
+const newRef = (now: number): string => timeId('', now, 8);
 
 /**
  * Balances known inside one transaction (the trading engine's batch: server/trading/engine.ts):

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { timeId } from '../services/timeIds.ts';
 import { compiledShape } from '../db/compiledShape.ts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.ts';
@@ -20,7 +20,7 @@ export type FillRow = Selectable<TradeFillsTable>;
 
 /** A sortable, unique id: prefix + time (base 36) + random. */
 export function newId(prefix: 'O' | 'P', now: number): string {
-  return `${prefix}${now.toString(36).padStart(9, '0')}${randomBytes(5).toString('hex')}`;
+  return timeId(prefix, now, 5);
 }
 
 export function orderDto(r: OrderRow, coin = 'USDT'): Order {
