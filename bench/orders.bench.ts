@@ -105,6 +105,8 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
       'requests/s': result.requests.average,
       'p50 ms': result.latency.p50,
       'p99 ms': result.latency.p99,
+      // Group commit at work: how many placements shared one transaction on average.
+      'orders per commit': Number((trading.engine.stats.operations / Math.max(1, trading.engine.stats.batches)).toFixed(2)),
       'max ms': result.latency.max,
       non2xx: result.non2xx,
       errors: result.errors,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { sql } from 'kysely';
 import { dialectOf } from '../db/connection.ts';
 import type { Db } from '../db/connection.ts';
@@ -56,25 +56,80 @@ export type PostResult = { ok: true; ref: string } | { ok: false; reason: 'empty
 export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
   const run = async (trx: Db): Promise<PostResult> => {
     if (dialectOf(trx) === 'postgres') await lockBalances(trx, p.entries);
+    const known = TX_BALANCES.get(trx);
     const current = new Map<BalanceKey, bigint>();
     for (const l of p.entries) {
       const k = balanceKey(l.userId, l.wallet, l.asset);
       if (current.has(k)) continue;
+      const cached = known?.get(k);
+      if (cached !== undefined) {
+        current.set(k, cached);
+        continue;
+      }
       const [row] = (await selectBalance(trx, l.userId, l.wallet, l.asset)).rows;
       current.set(k, row ? parseMinor(row.amount) : 0n);
     }
     const result = applyPosting(current, p.entries);
     if (!result.ok) return result;
-    const ref = p.ref ?? randomBytes(8).toString('hex');
+    const ref = p.ref ?? newRef(p.now);
     for (const [i, l] of p.entries.entries()) {
-      const amount = (result.balances.get(balanceKey(l.userId, l.wallet, l.asset)) ?? 0n).toString();
-      await upsertBalance(trx, l.userId, l.wallet, l.asset, amount, p.now);
+      const k = balanceKey(l.userId, l.wallet, l.asset);
+      const balance = result.balances.get(k) ?? 0n;
+      await upsertBalance(trx, l.userId, l.wallet, l.asset, balance.toString(), p.now);
+      known?.set(k, balance);
       await insertEntry(trx, l.userId, l.wallet, l.asset, l.amount.toString(), (result.after[i] ?? 0n).toString(), l.type ?? p.type, ref, p.now);
     }
     if (p.symbol) await insertRef(trx, ref, p.symbol);
     return { ok: true, ref };
   };
   return transact(db, run);
+}
+
+/**
+ * A posting's ref: the time (base 36, so refs sort by time and inserts into ledger_refs' key append
+ * instead of landing on a random page) and 8 random bytes, taken from a pooled buffer.
+ */
+function newRef(now: number): string {
+  if (refPoolAt + 8 > REF_POOL.length) {
+    randomFillSync(REF_POOL);
+    refPoolAt = 0;
+  }
+  refPoolAt += 8;
+  return `${now.toString(36).padStart(9, '0')}${REF_POOL.toString('hex', refPoolAt - 8, refPoolAt)}`;
+}
+const REF_POOL = Buffer.alloc(4096);
+let refPoolAt = REF_POOL.length;
+
+/**
+ * Balances known inside one transaction (the trading engine's batch: server/trading/engine.ts):
+ * a balance read by a posting, or written by one, is the database's value until the transaction
+ * ends, because every balance write is a posting and (PostgreSQL) the posting holds the balance's
+ * lock until the commit. Later postings and {@link balanceMinor} in that transaction use it instead of
+ * selecting again. The owner snapshots it before each savepoint and restores it on a rollback
+ * ({@link balanceCacheOf}); a transaction without one (every other caller) reads the database.
+ */
+const TX_BALANCES = new WeakMap<Db, Map<BalanceKey, bigint>>();
+
+/** Starts (or returns) the balance cache of transaction `trx`; it lives as long as `trx`. */
+export function balanceCacheOf(trx: Db): Map<BalanceKey, bigint> {
+  let known = TX_BALANCES.get(trx);
+  if (!known) {
+    known = new Map();
+    TX_BALANCES.set(trx, known);
+  }
+  return known;
+}
+
+/**
+ * A balance in minor units (0 when the row does not exist): from the transaction's cache when a
+ * posting of this transaction knows it, else read (not cached: on PostgreSQL a read outside a posting
+ * holds no lock).
+ */
+export async function balanceMinor(db: Db, userId: number, wallet: Wallet, asset: string): Promise<bigint> {
+  const cached = TX_BALANCES.get(db)?.get(balanceKey(userId, wallet, asset));
+  if (cached !== undefined) return cached;
+  const [row] = (await selectBalance(db, userId, wallet, asset)).rows;
+  return row ? parseMinor(row.amount) : 0n;
 }
 
 // The posting's statements, compiled once per dialect (server/db/compiledShape.ts): they run a dozen times per order.

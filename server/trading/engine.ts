@@ -9,6 +9,7 @@ import { Rejection } from '../http/errors.ts';
 import type { MarketSource } from '../market/source.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { balanceOf } from '../wallet/wallet.ts';
+import { balanceCacheOf } from '../ledger/post.ts';
 import type { ContractRules } from '../../src/protocol/contractRules.ts';
 import type { DepthSnapshot } from '../../src/protocol/market.ts';
 import { FUNDING_INTERVAL_MS, lastBoundary, notional, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate } from './formulas.ts';
@@ -45,7 +46,12 @@ type BatchOutcome = { ok: true; result: unknown; touched: Touched } | { ok: fals
  * becomes its outcome. A retryable PostgreSQL error (deadlock, serialization) aborts the whole
  * transaction, so it is rethrown and the batch runs again from the start (server/db/tx.ts).
  */
+/** One event-loop turn: lets the I/O callbacks already due (requests received) queue their operations first. */
+const gatherTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<BatchOutcome[]> {
+  // The batch's postings share what they read of balances (a rolled-back operation's changes to it are undone with it).
+  const balances = balanceCacheOf(trx);
   const [only] = batch;
   if (batch.length === 1 && only) {
     // Alone in its transaction: an error rolls the transaction back and rejects the operation.
@@ -55,6 +61,7 @@ async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<
   const out: BatchOutcome[] = [];
   for (const op of batch) {
     const touched = emptyTouched();
+    const before = new Map(balances);
     await sql`SAVEPOINT engine_op`.execute(trx);
     try {
       const result = await op.fn({ trx, now, touched });
@@ -64,6 +71,8 @@ async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<
       if (isRetryableTxError(error)) throw error;
       await sql`ROLLBACK TO SAVEPOINT engine_op`.execute(trx);
       await sql`RELEASE SAVEPOINT engine_op`.execute(trx);
+      balances.clear();
+      for (const [k, v] of before) balances.set(k, v);
       out.push({ ok: false, error });
     }
   }
@@ -105,6 +114,8 @@ export class TradingEngine implements MarketView {
   private unsubscribe: (() => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly fillListeners: FillListener[] = [];
+  /** Transactions run by the queue and the operations they carried (the bench reports operations per commit). */
+  readonly stats = { batches: 0, operations: 0 };
   /**
    * Set only in a gateway process (server/broker/remoteEngine.ts): the engine process that runs
    * every command. Features whose commands run in this queue (copy trading) forward them there.
@@ -191,6 +202,8 @@ export class TradingEngine implements MarketView {
       }
       const batch: BatchOp[] = [op];
       void this.enqueue(async () => {
+        // Gather: the rest of this event-loop turn's callbacks (requests already received) join the batch.
+        if (this.openBatch === batch) await gatherTurn();
         if (this.openBatch === batch) this.openBatch = null;
         await this.runBatch(batch);
       });
@@ -207,6 +220,8 @@ export class TradingEngine implements MarketView {
   }
 
   private async runBatch(batch: readonly BatchOp[]): Promise<void> {
+    this.stats.batches += 1;
+    this.stats.operations += batch.length;
     const now = this.clock.now();
     let outcomes: BatchOutcome[];
     try {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.ts';
 import { pageOf } from '../db/paged.ts';
-import { move } from '../ledger/post.ts';
+import { balanceMinor, move } from '../ledger/post.ts';
 import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
 import { WALLETS } from '../../src/protocol/trading.ts';
@@ -70,27 +70,14 @@ export async function balancesView(db: Db, userId: number): Promise<Balance[]> {
 
 /** One wallet's balance DTO (what a `balance` socket frame carries). */
 export async function balanceOf(db: Db, userId: number, wallet: Wallet, coin: string): Promise<Balance> {
-  const row = await db
-    .selectFrom('balances')
-    .select('amount')
-    .where('user_id', '=', userId)
-    .where('wallet', '=', wallet)
-    .where('asset', '=', coin)
-    .executeTakeFirst();
+  const amount = await balanceMinor(db, userId, wallet, coin);
   const f = coin === 'USDT' ? ((await frozenOf(db, userId)).get(wallet) ?? 0n) : 0n;
-  return dto(wallet, coin, row ? parseMinor(row.amount) : 0n, f);
+  return dto(wallet, coin, amount, f);
 }
 
-/** The spendable balance in minor units. */
-export async function availableOf(db: Db, userId: number, wallet: Wallet, coin: string): Promise<bigint> {
-  const row = await db
-    .selectFrom('balances')
-    .select('amount')
-    .where('user_id', '=', userId)
-    .where('wallet', '=', wallet)
-    .where('asset', '=', coin)
-    .executeTakeFirst();
-  return row ? parseMinor(row.amount) : 0n;
+/** The spendable balance in minor units (inside the trading engine's batch, the balance its postings already know). */
+export function availableOf(db: Db, userId: number, wallet: Wallet, coin: string): Promise<bigint> {
+  return balanceMinor(db, userId, wallet, coin);
 }
 
 export type TransferOutcome = { ok: true; from: Balance; to: Balance } | { ok: false; reason: 'insufficient' | 'badAmount' };

@@ -1,14 +1,12 @@
-import { resolveToken } from '../../server/http/auth.ts';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
 import { copyPlugin } from '../../server/copy/routes.ts';
 import { ControlledMarketSource } from '../../server/trading/controlledSource.ts';
 import type { TradingEngine } from '../../server/trading/engine.ts';
-import { createTrading } from '../../server/trading/wiring.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import type { UserEventBus, UserFrame } from '../../server/ws/userBus.ts';
-import { userSocketPlugin } from '../../server/ws/userSocket.ts';
 import type { Order, PlaceOrderBody } from '../../src/protocol/trading.ts';
-import { call, login, register, startServer } from './harness.ts';
+import { call, login, register } from './harness.ts';
+import { startEngineServer } from './tradeHarness.ts';
 import type { Harness } from './harness.ts';
 
 /**
@@ -38,31 +36,14 @@ export async function startCopy(opts: { seed?: boolean } = {}): Promise<CopyHarn
   const bus = createUserEventBus();
   const frames = new Map<number, UserFrame[]>();
   const watched = new Set<number>();
-  let engine: TradingEngine | null = null;
-  const h = await startServer({
+  const { h, engine: eng } = await startEngineServer({
+    source,
+    bus,
     config: { exposeOutbox: true },
-    plugins: [
-      async (app) => {
-        await app.register(userSocketPlugin, {
-          bus,
-          clock: app.deps.clock,
-          sweepMs: 0,
-          authenticate: async (token) => {
-            const auth = await resolveToken(app.deps.db, token, app.deps.clock.now());
-            return auth ? { userId: auth.user.id } : null;
-          },
-        });
-      },
-      async (app) => {
-        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, bus, periodicMs: 0 });
-        engine = t.engine;
-        await app.register(t.plugin);
-        await app.register(copyPlugin({ db: app.deps.db, clock: app.deps.clock, bus, source, periodicMs: 0 }, { engine: t.engine, seed: opts.seed ?? false }));
-      },
-    ],
+    also: async (app, engine) => {
+      await app.register(copyPlugin({ db: app.deps.db, clock: app.deps.clock, bus, source, periodicMs: 0 }, { engine, seed: opts.seed ?? false }));
+    },
   });
-  const eng = engine as TradingEngine | null;
-  if (!eng) throw new Error('engine not created');
   const watch = (id: number) => {
     if (watched.has(id)) return;
     watched.add(id);

@@ -109,6 +109,24 @@ describe('engine group commit', () => {
     );
   });
 
+  it('a flip refused after its closing part posted leaves no trace for the orders after it in the batch', async () => {
+    // The sell closes the 0.3 long (margin unlock, PnL, fee postings) and then cannot pay the 39.7 short:
+    // its savepoint rolls the postings back, and the batch's balance cache (server/ledger/post.ts) with them.
+    const steps: Step[] = [
+      { side: 'buy', kind: 'marketOpen', qty: 0.3, leverage: 20, reduceOnly: false, repeatOf: null },
+      { side: 'sell', kind: 'marketOpen', qty: 40, leverage: 20, reduceOnly: false, repeatOf: null },
+      { side: 'buy', kind: 'marketOpen', qty: 0.1, leverage: 5, reduceOnly: false, repeatOf: null },
+      { side: 'sell', kind: 'marketOpen', qty: 0.05, leverage: 5, reduceOnly: false, repeatOf: null },
+    ];
+    const [ua, ub] = [await newUser(a), await newUser(b)];
+    const batched = await Promise.all(bodies(steps, 20_000).map((body) => outcome(a.engine.placeOrder(ua, body))));
+    const serial: Outcome[] = [];
+    for (const body of bodies(steps, 20_000)) serial.push(await outcome(b.engine.placeOrder(ub, body)));
+    expect(batched[1]).toMatchObject({ ok: false });
+    expect(batched).toEqual(serial);
+    expect(await books(a, ua)).toEqual(await books(b, ub));
+  });
+
   it('a refused order in the middle of a batch leaves the orders around it committed', async () => {
     const user = await newUser(a);
     const [first, refused, last] = await Promise.all(

@@ -9,6 +9,8 @@ import type { TradingEngine } from '../../server/trading/engine.ts';
 import { createTrading } from '../../server/trading/wiring.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import { userSocketPlugin } from '../../server/ws/userSocket.ts';
+import type { UserEventBus } from '../../server/ws/userBus.ts';
+import type { FastifyInstance } from 'fastify';
 import type { Balance, Order, PlaceOrderBody, Position } from '../../src/protocol/trading.ts';
 import { call, login, register, startServer, T0 } from './harness.ts';
 import type { Harness } from './harness.ts';
@@ -33,15 +35,23 @@ export interface TradeHarness {
 
 let seq = 0;
 
-export async function startTrading(email = 'trader@example.com'): Promise<TradeHarness> {
-  const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), T0);
-  const bus = createUserEventBus();
+/**
+ * The server both harnesses start (this one and copyHarness.ts): the user socket on `bus`, then the
+ * trading engine on `source`, then whatever `also` registers with that engine (copy trading).
+ */
+export async function startEngineServer(opts: {
+  source: ControlledMarketSource;
+  bus: UserEventBus;
+  config?: NonNullable<Parameters<typeof startServer>[0]>['config'];
+  also?: (app: FastifyInstance, engine: TradingEngine) => Promise<void>;
+}): Promise<{ h: Harness; engine: TradingEngine }> {
   let engine: TradingEngine | null = null;
   const h = await startServer({
+    ...(opts.config ? { config: opts.config } : {}),
     plugins: [
       async (app) => {
         await app.register(userSocketPlugin, {
-          bus,
+          bus: opts.bus,
           clock: app.deps.clock,
           sweepMs: 0,
           authenticate: async (token) => {
@@ -51,17 +61,24 @@ export async function startTrading(email = 'trader@example.com'): Promise<TradeH
         });
       },
       async (app) => {
-        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, bus, periodicMs: 0 });
+        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source: opts.source, bus: opts.bus, periodicMs: 0 });
         engine = t.engine;
         await app.register(t.plugin);
+        await opts.also?.(app, t.engine);
       },
     ],
   });
+  const eng = engine as TradingEngine | null;
+  if (!eng) throw new Error('engine not created');
+  return { h, engine: eng };
+}
+
+export async function startTrading(email = 'trader@example.com'): Promise<TradeHarness> {
+  const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), T0);
+  const { h, engine: eng } = await startEngineServer({ source, bus: createUserEventBus() });
   await register(h, email);
   const token = await login(h, email);
   const info = await call<{ id: number }>(h, '/user/info', { token });
-  const eng = engine as TradingEngine | null;
-  if (!eng) throw new Error('engine not created');
   return {
     h,
     source,
