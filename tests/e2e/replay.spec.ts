@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import { openReplayPage } from '../../replay/replayPage.ts';
+import { MAX_DIFF_RATIO, readCheckpoints, replayShotAt } from '../../replay/checkpointShots.ts';
 
 /**
  * Record and replay end to end, against the real server and the built app:
@@ -156,3 +157,66 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
   await expect(page.getByTestId('withdraw-lock-left')).toHaveText(/Time left: (24 h 0|23 h 5\d) min/);
   expect(leaked).toEqual([]);
 });
+
+/**
+ * Checkpoint photos (issue 16; replay/checkpointShots.ts): the UI recorder photographed the live
+ * screen's main content at a few moments and stored each as fixtures/sessions/<name>.checkpoints/<seq>.png;
+ * the browser replay stepped to the same seq must look the same (pixel compare with a per-channel
+ * tolerance and at most MAX_DIFF_RATIO of the pixels differing; toasts masked in both photos).
+ */
+for (const name of ['withdrawal-lock-ui', 'compensation-ui']) {
+  test(`${name}: the browser replay looks like the live screen at each checkpoint photo`, async ({ page, browser }, testInfo) => {
+    const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
+    const shots = readCheckpoints('fixtures/sessions', name);
+    expect(shots.length).toBeGreaterThanOrEqual(2);
+    const { leaked, stepTo } = await openShotReplay(page, text);
+    for (const s of shots) {
+      const { diff, actual } = await replayShotAt(browser, page, stepTo, s.seq, s.png);
+      testInfo.annotations.push({ type: 'checkpoint', description: `${name} @${s.seq}: ${diff.differing} px differ (${(diff.ratio * 100).toFixed(4)} %)` });
+      if (diff.sizeMismatch || diff.ratio > MAX_DIFF_RATIO) {
+        writeFileSync(testInfo.outputPath(`${s.seq}.replayed.png`), actual);
+        if (diff.diffPng) writeFileSync(testInfo.outputPath(`${s.seq}.diff.png`), diff.diffPng);
+      }
+      expect(diff.sizeMismatch, `checkpoint @${s.seq}: photo size`).toBe(false);
+      expect(diff.ratio, `checkpoint @${s.seq}: share of differing pixels`).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+    }
+    expect(leaked).toEqual([]);
+  });
+}
+
+/**
+ * The compare can fail: the withdrawal fixture's photo of the history filtered to withdrawals does
+ * not match the replay stepped to the moment before the filter was picked (same screen, same empty
+ * list, only the type filter differs), nor the photo of the open transfer dialog the screen after
+ * Esc closed it.
+ */
+test('withdrawal-lock-ui: a checkpoint photo compared with the replay at the wrong filter or with the dialog closed fails', async ({ page, browser }) => {
+  const name = 'withdrawal-lock-ui';
+  const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
+  const shots = readCheckpoints('fixtures/sessions', name);
+  const records = parseReplayText(text).records;
+  const filterSet = records.find((r) => r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string }).key === 'wallet.history.filters');
+  const dialogOpen = records.find((r) => r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string; value?: unknown }).key === 'dialog.transfer' && (r.event as { value?: unknown }).value !== null);
+  const dialogClosed = records.find((r) => r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string; value?: unknown }).key === 'dialog.transfer' && (r.event as { value?: unknown }).value === null);
+  if (!filterSet || !dialogOpen || !dialogClosed) throw new Error('the fixture lacks the filter or dialog intents');
+  const filtered = shots.find((s) => s.seq >= filterSet.seq && s.seq < dialogOpen.seq);
+  const withDialog = shots.find((s) => s.seq >= dialogOpen.seq && s.seq < dialogClosed.seq);
+  if (!filtered || !withDialog) throw new Error('the fixture lacks the filtered / dialog photos');
+  const { stepTo } = await openShotReplay(page, text);
+  const wrongFilter = await replayShotAt(browser, page, stepTo, filterSet.seq - 1, filtered.png, 1500);
+  expect(wrongFilter.diff.ratio).toBeGreaterThan(MAX_DIFF_RATIO);
+  const right = await replayShotAt(browser, page, stepTo, filtered.seq, filtered.png);
+  expect(right.diff.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+  const closed = await replayShotAt(browser, page, stepTo, dialogClosed.seq, withDialog.png, 1500);
+  expect(closed.diff.ratio).toBeGreaterThan(MAX_DIFF_RATIO);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+/** The browser replay as the recorder photographed it: English, dark theme. */
+async function openShotReplay(page: Page, text: string) {
+  await page.addInitScript(() => {
+    localStorage.setItem('lang', 'en');
+    localStorage.setItem('theme', 'dark');
+  });
+  return openReplayPage(page, text);
+}
