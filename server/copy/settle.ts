@@ -6,7 +6,9 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import { parseMinor } from '../db/money.ts';
 import type { CopyFollowsTable, CopyPositionsTable, Wallet } from '../db/schema.ts';
 import { move } from '../ledger/post.ts';
-import { feeOf, initialMargin, proRata } from '../trading/formulas.ts';
+import { feeOf, initialMargin } from '../trading/formulas.ts';
+import { grownPosition, settleClose } from '../trading/settle.ts';
+import type { PostFn } from '../trading/settle.ts';
 import type { Rules } from '../trading/formulas.ts';
 import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
 
@@ -104,14 +106,7 @@ export async function openCopyPart(
   await saveFollow(c, nf);
   let pos: CopyPositionRow;
   if (existing) {
-    pos = {
-      ...existing,
-      qty: (parseMinor(existing.qty) + qtyU).toString(),
-      cost: (parseMinor(existing.cost) + n).toString(),
-      margin: (parseMinor(existing.margin) + margin).toString(),
-      leverage,
-      updated_at: c.now,
-    };
+    pos = grownPosition(existing, qtyU, n, margin, leverage, c.now);
     await c.trx.updateTable('copy_positions').set({ qty: pos.qty, cost: pos.cost, margin: pos.margin, leverage, updated_at: c.now }).where('id', '=', pos.id).execute();
   } else {
     pos = {
@@ -131,37 +126,13 @@ export async function openCopyPart(
 export async function closeCopyPart(
   c: CopyCtx, f: FollowRow, rules: Rules, pos: CopyPositionRow, qtyWanted: bigint, n: bigint, liquidation: boolean,
 ): Promise<{ f: FollowRow; pos: CopyPositionRow; realized: bigint; fee: bigint; qtyU: bigint }> {
-  const qty = parseMinor(pos.qty);
-  const qtyU = qtyWanted < qty ? qtyWanted : qty;
-  const cost = parseMinor(pos.cost);
-  const margin = parseMinor(pos.margin);
-  const costPart = proRata(cost, qtyU, qty);
-  const marginPart = proRata(margin, qtyU, qty);
-  const gross = pos.side === 'long' ? n - costPart : costPart - n;
-  await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow, user(f.user_id), marginPart, pos.symbol);
-  let realized: bigint;
-  if (gross >= 0n) {
-    await mv(c, 'CONTRACT_CLOSE', system, user(f.user_id), gross, pos.symbol);
-    realized = gross;
-  } else {
-    const loss = -gross < marginPart ? -gross : marginPart;
-    await mv(c, 'CONTRACT_CLOSE', user(f.user_id), system, loss, pos.symbol);
-    realized = -loss;
-  }
-  let cash = parseMinor(f.cash) + marginPart + realized;
-  const feeDue = feeOf(n, rules.closingFeeRatio);
-  const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : cash;
-  const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
-  await mv(c, 'CONTRACT_CLOSE_FEE', user(f.user_id), system, fee, pos.symbol);
-  cash -= fee;
-  if (liquidation) {
-    const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
-    if (rest > 0n) {
-      await mv(c, 'CONTRACT_TRADE', user(f.user_id), system, rest, pos.symbol);
-      realized -= rest;
-      cash -= rest;
-    }
-  }
+  const post: PostFn = (type, from, to, amount) => mv(c, type, from, to, amount, pos.symbol);
+  const { qty, qtyU, cost, costPart, margin, marginPart, realized, fee } = await settleClose(
+    post, { user: user(f.user_id), escrow, system }, pos, qtyWanted, n, rules.closingFeeRatio, liquidation,
+    // A copied position pays its closing fee out of its follow's cash (after the margin part and PnL came back).
+    { budget: async (part, pnl) => parseMinor(f.cash) + part + pnl },
+  );
+  const cash = parseMinor(f.cash) + marginPart + realized - fee;
   const remaining = qty - qtyU;
   const next: CopyPositionRow = {
     ...pos,

@@ -143,14 +143,7 @@ export async function openPart(
   margin -= fromMargin;
   let pos: PositionRow;
   if (existing) {
-    pos = {
-      ...existing,
-      qty: (parseMinor(existing.qty) + qtyU).toString(),
-      cost: (parseMinor(existing.cost) + n).toString(),
-      margin: (parseMinor(existing.margin) + margin).toString(),
-      leverage: o.leverage,
-      updated_at: c.now,
-    };
+    pos = grownPosition(existing, qtyU, n, margin, o.leverage, c.now);
     await updatePositionSize(c.trx, pos.id, pos.qty, pos.cost, pos.margin, pos.leverage, c.now);
   } else {
     pos = {
@@ -176,8 +169,84 @@ export async function openPart(
   return { pos, fee };
 }
 
+/** A position (trading or copied) after an opening part of `qtyU` for notional `n` with `margin` locked. */
+export function grownPosition<P extends { qty: string; cost: string; margin: string; leverage: number; updated_at: number }>(
+  existing: P, qtyU: bigint, n: bigint, margin: bigint, leverage: number, now: number,
+): P {
+  return {
+    ...existing,
+    qty: (parseMinor(existing.qty) + qtyU).toString(),
+    cost: (parseMinor(existing.cost) + n).toString(),
+    margin: (parseMinor(existing.margin) + margin).toString(),
+    leverage,
+    updated_at: now,
+  };
+}
+
 /** Kinds that never increase a position whatever their flag says. */
 export const REDUCE_KINDS: readonly OrderRow['kind'][] = ['marketClose', 'limitClose', 'limitTakeProfit', 'limitStopLoss'];
+
+/** One posting of `amount` between two accounts (a no-op for 0); the caller's transaction, symbol and bookkeeping. */
+export type PostFn = (type: LedgerType, from: { userId: number; wallet: Wallet }, to: { userId: number; wallet: Wallet }, amount: bigint) => Promise<void>;
+
+/** What closing part of a position booked: the parts of its quantity, cost and margin, the PnL and the fee. */
+export interface CloseSettlement {
+  qty: bigint;
+  qtyU: bigint;
+  cost: bigint;
+  costPart: bigint;
+  margin: bigint;
+  marginPart: bigint;
+  realized: bigint;
+  fee: bigint;
+}
+
+/**
+ * The postings of closing `qtyWanted` (capped at the position) for the exact notional `n`, for a
+ * trading position and a copied one alike (server/copy/settle.ts): the pro-rata margin back
+ * (CONTRACT_MARGIN_UNLOCK), the PnL against the system account (CONTRACT_CLOSE; a loss capped at
+ * that margin: isolated), the closing fee (CONTRACT_CLOSE_FEE) capped at what can pay it (`budget`,
+ * or for a liquidation what is left of the margin part), then `feePaid`; a liquidation forfeits the
+ * rest of the margin part (CONTRACT_TRADE) and books it as loss.
+ */
+export async function settleClose(
+  post: PostFn,
+  acct: { user: { userId: number; wallet: Wallet }; escrow: { userId: number; wallet: Wallet }; system: { userId: number; wallet: Wallet } },
+  pos: { side: 'long' | 'short'; qty: string; cost: string; margin: string },
+  qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean,
+  hooks: { budget: (marginPart: bigint, realized: bigint) => Promise<bigint>; feePaid?: (fee: bigint) => Promise<void> },
+): Promise<CloseSettlement> {
+  const qty = parseMinor(pos.qty);
+  const qtyU = qtyWanted < qty ? qtyWanted : qty;
+  const cost = parseMinor(pos.cost);
+  const margin = parseMinor(pos.margin);
+  const costPart = proRata(cost, qtyU, qty);
+  const marginPart = proRata(margin, qtyU, qty);
+  const gross = pos.side === 'long' ? n - costPart : costPart - n;
+  await post('CONTRACT_MARGIN_UNLOCK', acct.escrow, acct.user, marginPart);
+  let realized: bigint;
+  if (gross >= 0n) {
+    await post('CONTRACT_CLOSE', acct.system, acct.user, gross);
+    realized = gross;
+  } else {
+    const loss = -gross < marginPart ? -gross : marginPart;
+    await post('CONTRACT_CLOSE', acct.user, acct.system, loss);
+    realized = -loss;
+  }
+  const feeDue = feeOf(n, feeRatio);
+  const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : await hooks.budget(marginPart, realized);
+  const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
+  await post('CONTRACT_CLOSE_FEE', acct.user, acct.system, fee);
+  await hooks.feePaid?.(fee);
+  if (liquidation) {
+    const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
+    if (rest > 0n) {
+      await post('CONTRACT_TRADE', acct.user, acct.system, rest);
+      realized -= rest;
+    }
+  }
+  return { qty, qtyU, cost, costPart, margin, marginPart, realized, fee };
+}
 
 export interface CloseResult {
   qtyU: bigint;
@@ -195,35 +264,13 @@ export interface CloseResult {
  */
 export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean, exceptOrderId = ''): Promise<CloseResult> {
   const wallet: Wallet = pos.contract;
-  const qty = parseMinor(pos.qty);
-  const qtyU = qtyWanted < qty ? qtyWanted : qty;
-  const cost = parseMinor(pos.cost);
-  const margin = parseMinor(pos.margin);
-  const costPart = proRata(cost, qtyU, qty);
-  const marginPart = proRata(margin, qtyU, qty);
-  const gross = pos.side === 'long' ? n - costPart : costPart - n;
-  await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow(wallet), user(pos.user_id, wallet), marginPart, pos.symbol);
-  let realized: bigint;
-  if (gross >= 0n) {
-    await mv(c, 'CONTRACT_CLOSE', system(wallet), user(pos.user_id, wallet), gross, pos.symbol);
-    realized = gross;
-  } else {
-    const loss = -gross < marginPart ? -gross : marginPart;
-    await mv(c, 'CONTRACT_CLOSE', user(pos.user_id, wallet), system(wallet), loss, pos.symbol);
-    realized = -loss;
-  }
-  const feeDue = feeOf(n, feeRatio);
-  const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : await availableOf(c.trx, pos.user_id, wallet, COIN);
-  const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
-  await mv(c, 'CONTRACT_CLOSE_FEE', user(pos.user_id, wallet), system(wallet), fee, pos.symbol);
-  await feePaid(c, pos.user_id, wallet, fee, n, pos.symbol);
-  if (liquidation) {
-    const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
-    if (rest > 0n) {
-      await mv(c, 'CONTRACT_TRADE', user(pos.user_id, wallet), system(wallet), rest, pos.symbol);
-      realized -= rest;
-    }
-  }
+  const post: PostFn = (type, from, to, amount) => mv(c, type, from, to, amount, pos.symbol);
+  const { qty, qtyU, cost, costPart, margin, marginPart, realized, fee } = await settleClose(
+    post, { user: user(pos.user_id, wallet), escrow: escrow(wallet), system: system(wallet) }, pos, qtyWanted, n, feeRatio, liquidation, {
+      budget: () => availableOf(c.trx, pos.user_id, wallet, COIN),
+      feePaid: (paid) => feePaid(c, pos.user_id, wallet, paid, n, pos.symbol),
+    },
+  );
   const remaining = qty - qtyU;
   const status = remaining === 0n ? (liquidation ? 'liquidated' : 'closed') : 'open';
   await c.trx
