@@ -13,16 +13,23 @@ import type { LogRecord } from '../src/ports/eventLog.ts';
  *
  * The photo is the app's main content (`main.rf-main`: no header, so no live clock or ticker
  * strip), with the mouse parked in the corner (no hover styles), animations stopped and the caret
- * hidden. Masked (painted over in both photos, so they always match there): the toasts (they live
- * on wall-clock timers) and anything marked `data-replay-mask`.
+ * hidden. Hidden in both photos: the toasts (they come and go on wall-clock timers, so the live
+ * photo and the replayed one catch them at different moments). Masked (painted over in both, so
+ * they always match there): anything marked `data-replay-mask`. Nothing else is masked: the
+ * replay shows the recorded data at the recorded virtual time, so dates, amounts and countdowns
+ * are pixel-equal.
  */
-export const SHOT_MASKS = ['[data-sonner-toaster]', '[data-replay-mask]'] as const;
+/** The page options both photos are taken with (the zone and locale dates and numbers render in). */
+export const SHOT_CONTEXT = { timezoneId: 'UTC', locale: 'en-US' } as const;
+
+export const SHOT_MASKS = ['[data-replay-mask]'] as const;
+const SHOT_STYLE = '[data-sonner-toaster] { visibility: hidden !important; }';
 
 /** The main content of the page as a PNG, the same way for the live screen and the replay. */
 export async function mainShot(page: Page): Promise<Buffer> {
   await page.mouse.move(0, 0);
   const main = page.locator('main.rf-main');
-  return main.screenshot({ animations: 'disabled', caret: 'hide', scale: 'css', mask: SHOT_MASKS.map((m) => page.locator(m)), maskColor: '#ff00ff' });
+  return main.screenshot({ animations: 'disabled', caret: 'hide', scale: 'css', mask: SHOT_MASKS.map((m) => page.locator(m)), maskColor: '#ff00ff', style: SHOT_STYLE });
 }
 
 /** A photo taken while recording, at the page's wall time (the log's `t` is `now - startedAt`). */

@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwri
 import { TOTP } from 'otpauth';
 import { makePng } from '../tests/e2e/authHelpers.ts';
 import { openReplayPage } from '../replay/replayPage.ts';
-import { liveShot, MAX_DIFF_RATIO, replayShotAt, seqAtWall, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
+import { liveShot, MAX_DIFF_RATIO, replayShotAt, seqAtWall, SHOT_CONTEXT, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
@@ -159,7 +159,7 @@ function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): nu
  * what differs from the headless replay: divergences, violations, another final hash.
  */
 async function browserReplayProblems(browser: Browser, base: string, text: string, headlessHash: string, shots: readonly { seq: number; label: string; png: Buffer }[]): Promise<string[]> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, ...SHOT_CONTEXT });
   try {
     await page.addInitScript(() => {
       localStorage.setItem('lang', 'en');
@@ -291,10 +291,12 @@ async function main(): Promise<void> {
       },
       {
         name: 'reconnect-storm-ui',
-        description: 'The USDT-M trade screen for BTCUSDT; the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
+        description: 'The USDT-M trade screen for BTCUSDT with the depth chart tab open (view state); the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
         async run(page, ctl, { server }) {
           await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(2500);
+          // View state (issue 16): the user watches the depth chart through the storm.
+          await page.getByRole('tablist', { name: 'Market views' }).getByRole('tab', { name: 'Depth', exact: true }).click();
           for (let i = 0; i < 3; i++) {
             ctl.drop();
             await page.waitForTimeout(i === 1 ? 10_600 : 11_500);
@@ -422,7 +424,7 @@ async function main(): Promise<void> {
       {
         name: 'compensation-ui',
         controlled: true,
-        description: 'The compensation programme through the real UI: the trader (identity verified) closed a BTCUSDT long at a loss before the recording; after a Google-authenticator login /my/compensation/orders shows the not-active order for half the loss; the trader claims it with the welcome loss-protection voucher, two payout days pass (dev fast-forward, the other side), the trader boosts it with the welcome speed voucher, the rest of the schedule passes, and the trader withdraws the paid amount into the fund wallet (completed).',
+        description: 'The compensation programme through the real UI: the trader (identity verified) closed a BTCUSDT long at a loss before the recording; after a Google-authenticator login /my/compensation/orders shows the not-active order for half the loss; the trader claims it with the welcome loss-protection voucher, two payout days pass (dev fast-forward, the other side), the trader boosts it with the welcome speed voucher, the rest of the schedule passes, and the trader withdraws the paid amount into the fund wallet (completed), then filters the list to Completed (view state). Checkpoint photos: claimed, withdrawn, the Completed filter.',
         async run(page, _ctl, { server, account, shot }) {
           const src = server.source;
           if (!src) throw new Error('compensation needs the controlled market');
@@ -685,7 +687,8 @@ async function main(): Promise<void> {
       const server = await startUiServer(sc.controlled ?? false);
       try {
         const account = await setupAccount(server);
-        const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+        // UTC and en-US: the checkpoint photos show dates and numbers as any replaying machine renders them.
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...SHOT_CONTEXT });
         await page.goto(`${server.base}/`);
         await page.evaluate(() => {
           localStorage.clear();

@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import { openReplayPage } from '../../replay/replayPage.ts';
-import { MAX_DIFF_RATIO, readCheckpoints, replayShotAt } from '../../replay/checkpointShots.ts';
+import { MAX_DIFF_RATIO, readCheckpoints, replayShotAt, SHOT_CONTEXT } from '../../replay/checkpointShots.ts';
 
 /**
  * Record and replay end to end, against the real server and the built app:
@@ -164,6 +164,8 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
  * the browser replay stepped to the same seq must look the same (pixel compare with a per-channel
  * tolerance and at most MAX_DIFF_RATIO of the pixels differing; toasts masked in both photos).
  */
+test.use(SHOT_CONTEXT); // UTC, en-US: as the recorder took the checkpoint photos
+
 for (const name of ['withdrawal-lock-ui', 'compensation-ui']) {
   test(`${name}: the browser replay looks like the live screen at each checkpoint photo`, async ({ page, browser }, testInfo) => {
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
@@ -220,3 +222,33 @@ async function openShotReplay(page: Page, text: string) {
   });
   return openReplayPage(page, text);
 }
+
+/** View state of the re-recorded fixtures (issue 16): the tab, filter and dialog the user had. */
+test('reconnect-storm-ui and compensation-ui: the replayed screens show the chart tab and the status filter the user picked', async ({ page }) => {
+  const storm = readFileSync('fixtures/sessions/reconnect-storm-ui.jsonl', 'utf8');
+  const leaked = await replayUntilHelpCentre(page, storm);
+  await expect(page.getByRole('tablist', { name: 'Market views' }).getByRole('tab', { name: 'Depth', exact: true })).toHaveAttribute('aria-selected', 'true');
+  expect(leaked).toEqual([]);
+  const comp = readFileSync('fixtures/sessions/compensation-ui.jsonl', 'utf8');
+  const other = await page.context().newPage();
+  const leaked2 = await replayUntilHelpCentre(other, comp);
+  const filter = other.getByRole('tablist', { name: 'Compensation status' });
+  await expect(filter.getByRole('tab', { name: 'Completed', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(filter.getByRole('tab', { name: 'All', exact: true })).toHaveAttribute('aria-selected', 'false');
+  expect(leaked2).toEqual([]);
+});
+
+test('withdrawal-lock-ui: the replay opens the transfer dialog the user opened (fund → USDT-M perpetual) and closes it on the recorded Esc', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
+  const isDialog = (open: boolean) => (r: Record<string, unknown>) =>
+    r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string }).key === 'dialog.transfer' && ((r.event as { value?: unknown }).value !== null) === open;
+  const { leaked, stepTo } = await openShotReplay(page, text);
+  await stepTo(seqOf(text, isDialog(true)));
+  const dialog = page.getByRole('dialog', { name: 'Transfer' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('From')).toHaveValue('fund');
+  await expect(dialog.getByLabel('To')).toHaveValue('perp');
+  await stepTo(seqOf(text, isDialog(false)));
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(leaked).toEqual([]);
+});
