@@ -258,3 +258,22 @@ test('withdrawal-lock-ui: the replay opens the transfer dialog the user opened (
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(leaked).toEqual([]);
 });
+
+/**
+ * The close-position confirmation is the close machine's state (docs/REPLAY.md "Dialogs"): its
+ * recorded intents (`close.open` with the position, `close.pct`, `close.confirm`) open it in the
+ * replay for the same position with the same choice, and it is gone once the close went through.
+ */
+test('flip-partial-close-ui: the replay shows the close confirmation the user had open (50 % of the short) and then none', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/flip-partial-close-ui.jsonl', 'utf8');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  await stepTo(seqOf(text, intent('close.pct')));
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: '50% of the position' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(dialog.getByTestId('close-qty')).toHaveText('0.015 BTC');
+  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(leaked).toEqual([]);
+});
