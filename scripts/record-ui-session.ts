@@ -9,6 +9,7 @@ import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwri
 import { TOTP } from 'otpauth';
 import { makePng } from '../tests/e2e/authHelpers.ts';
 import { openReplayPage } from '../replay/replayPage.ts';
+import { liveShot, MAX_DIFF_RATIO, replayShotAt, seqAtWall, SHOT_CONTEXT, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
@@ -140,7 +141,8 @@ interface UiScenario {
   description: string;
   /** Run against the hand-moved market (ControlledMarketSource) instead of the simulator. */
   controlled?: boolean;
-  run(page: Page, ctl: SocketControl, ctx: { server: UiServer; account: Account }): Promise<void>;
+  /** `ctx.shot(label)` photographs the live screen: a checkpoint the browser replay must look like (issue 16). */
+  run(page: Page, ctl: SocketControl, ctx: { server: UiServer; account: Account; shot(label: string): Promise<void> }): Promise<void>;
   expect(log: ParsedLog, lastSeq: number): Expectation[];
   /** Text that must not reach the bundle besides the password and token (redaction check). */
   secrets?: string[];
@@ -156,13 +158,28 @@ function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): nu
  * Replays `text` in the built UI with every API and socket request blocked (?replay=), and lists
  * what differs from the headless replay: divergences, violations, another final hash.
  */
-async function browserReplayProblems(browser: Browser, base: string, text: string, headlessHash: string): Promise<string[]> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+async function browserReplayProblems(browser: Browser, base: string, text: string, headlessHash: string, shots: readonly { seq: number; label: string; png: Buffer }[]): Promise<string[]> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, ...SHOT_CONTEXT });
   try {
-    await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+    await page.addInitScript(() => {
+      localStorage.setItem('lang', 'en');
+      localStorage.setItem('theme', 'dark');
+    });
     const { leaked, stepTo } = await openReplayPage(page, text, base);
+    // The checkpoint photos (issue 16): the replay stepped to each seq must look like the live screen.
+    const shotProblems: string[] = [];
+    for (const s of shots) {
+      const { diff } = await replayShotAt(browser, page, stepTo, s.seq, s.png);
+      if (diff.sizeMismatch || diff.ratio > MAX_DIFF_RATIO) {
+        const kept = join(tmpdir(), `checkpoint-${s.seq}`);
+        writeFileSync(`${kept}.live.png`, s.png);
+        if (diff.diffPng) writeFileSync(`${kept}.diff.png`, diff.diffPng);
+        shotProblems.push(`checkpoint '${s.label}' @${s.seq}: ${diff.sizeMismatch ? 'size differs' : `${(diff.ratio * 100).toFixed(3)} % of pixels differ`} (live photo and diff in ${kept}.*.png)`);
+      }
+    }
     const cp = await stepTo(parseReplayText(text).records.at(-1)?.seq ?? 0);
     return [
+      ...shotProblems,
       ...cp.divergences.map((d) => `browser replay: divergence ${d}`),
       ...cp.violations.map((v) => `browser replay: ${v}`),
       ...leaked.map((u) => `browser replay: request left the recording: ${u}`),
@@ -274,10 +291,12 @@ async function main(): Promise<void> {
       },
       {
         name: 'reconnect-storm-ui',
-        description: 'The USDT-M trade screen for BTCUSDT; the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
+        description: 'The USDT-M trade screen for BTCUSDT with the depth chart tab open (view state); the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
         async run(page, ctl, { server }) {
           await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(2500);
+          // View state (issue 16): the user watches the depth chart through the storm.
+          await page.getByRole('tablist', { name: 'Market views' }).getByRole('tab', { name: 'Depth', exact: true }).click();
           for (let i = 0; i < 3; i++) {
             ctl.drop();
             await page.waitForTimeout(i === 1 ? 10_600 : 11_500);
@@ -405,8 +424,8 @@ async function main(): Promise<void> {
       {
         name: 'compensation-ui',
         controlled: true,
-        description: 'The compensation programme through the real UI: the trader (identity verified) closed a BTCUSDT long at a loss before the recording; after a Google-authenticator login /my/compensation/orders shows the not-active order for half the loss; the trader claims it with the welcome loss-protection voucher, two payout days pass (dev fast-forward, the other side), the trader boosts it with the welcome speed voucher, the rest of the schedule passes, and the trader withdraws the paid amount into the fund wallet (completed).',
-        async run(page, _ctl, { server, account }) {
+        description: 'The compensation programme through the real UI: the trader (identity verified) closed a BTCUSDT long at a loss before the recording; after a Google-authenticator login /my/compensation/orders shows the not-active order for half the loss; the trader claims it with the welcome loss-protection voucher, two payout days pass (dev fast-forward, the other side), the trader boosts it with the welcome speed voucher, the rest of the schedule passes, and the trader withdraws the paid amount into the fund wallet (completed), then filters the list to Completed (view state). Checkpoint photos: claimed, withdrawn, the Completed filter.',
+        async run(page, _ctl, { server, account, shot }) {
           const src = server.source;
           if (!src) throw new Error('compensation needs the controlled market');
           await server.db.updateTable('users').set({ kyc_status: 'verified' }).where('email', '=', account.email).execute();
@@ -434,6 +453,7 @@ async function main(): Promise<void> {
           await dialog.getByTestId('comp-confirm').click();
           await page.getByText('Compensation claimed').waitFor();
           await page.waitForTimeout(1000);
+          await shot('claimed');
           await api(server, '/dev/compensation/fast-forward', { email: account.email, days: 2 });
           await page.waitForTimeout(1500);
           await page.getByTestId(`comp-boost-${order.id}`).click();
@@ -450,6 +470,11 @@ async function main(): Promise<void> {
           await dialog.getByTestId('comp-confirm').click();
           await page.getByTestId(`comp-withdraw-${order.id}`).waitFor({ state: 'detached' });
           await page.waitForTimeout(1500);
+          await shot('withdrawn, all orders');
+          // View state (issue 16): the status filter on 'Completed' (in the record, shown by the replay).
+          await page.getByRole('tablist', { name: 'Compensation status' }).getByRole('tab', { name: 'Completed', exact: true }).click();
+          await page.waitForTimeout(1500);
+          await shot('completed filter');
         },
         expect(log, last) {
           const key = `streams.compensation.${compensationId}`;
@@ -603,8 +628,8 @@ async function main(): Promise<void> {
       },
       {
         name: 'withdrawal-lock-ui',
-        description: 'The withdrawal lock after a password change, through the real UI: Google-authenticator login, /my/settings/password (current, new and confirmed password, Confirm change); the user info now carries the 24-hour lock; /my/wallet/withdrawal refuses with the SPEC wording and the time left (24 h 0 min), and no withdrawal is sent.',
-        async run(page, _ctl, { server, account }) {
+        description: 'The withdrawal lock after a password change, through the real UI: Google-authenticator login, /my/settings/password (current, new and confirmed password, Confirm change); the user info now carries the 24-hour lock; /my/wallet/withdrawal refuses with the SPEC wording and the time left (24 h 0 min), and no withdrawal is sent. View state: the wallet history filtered to withdrawals, then the transfer dialog opened on the assets overview and closed with Esc. Checkpoint photos: the refusal, the history unfiltered and filtered, the open dialog.',
+        async run(page, _ctl, { server, account, shot }) {
           await loginWithGoogle(page, server.base, account);
           await page.waitForTimeout(1000);
           await navigate(page, '/my/settings/password');
@@ -620,12 +645,26 @@ async function main(): Promise<void> {
           if (!/(24 h 0|23 h 5\d) min/.test(left)) throw new Error(`lock banner shows '${left}'`);
           await page.getByText(WALLET_MSG.lockedAfterChange).waitFor();
           await page.waitForTimeout(1000);
+          await shot('withdrawal refused'); // checkpoint photo (issue 16): the lock banner
           // View state (issue 16): the wallet history filtered to withdrawals (none was sent).
           await navigate(page, '/my/order/wallet-history');
           await page.getByTestId('history-type').waitFor();
-          await page.waitForTimeout(800);
+          await page.waitForTimeout(1200);
+          await shot('history, all types');
           await page.getByTestId('history-type').selectOption('withdrawal');
           await page.waitForTimeout(1500);
+          await shot('history, withdrawals');
+          // An open dialog is view state too: the transfer dialog from the assets overview, closed with Esc.
+          await navigate(page, '/my/assets/overview');
+          await page.getByTestId('assets-total').or(page.getByRole('heading', { level: 1, name: 'Wallet overview' })).first().waitFor();
+          await page.waitForTimeout(1500);
+          await page.getByRole('button', { name: 'Transfer', exact: true }).first().click();
+          await page.getByRole('dialog', { name: 'Transfer' }).waitFor();
+          await page.waitForTimeout(800);
+          await shot('transfer dialog open');
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').waitFor({ state: 'detached' });
+          await page.waitForTimeout(800);
         },
         expect(log, last) {
           const changed = responseTo(log, '/user/modify-password');
@@ -648,7 +687,8 @@ async function main(): Promise<void> {
       const server = await startUiServer(sc.controlled ?? false);
       try {
         const account = await setupAccount(server);
-        const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+        // UTC and en-US: the checkpoint photos show dates and numbers as any replaying machine renders them.
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...SHOT_CONTEXT });
         await page.goto(`${server.base}/`);
         await page.evaluate(() => {
           localStorage.clear();
@@ -656,7 +696,8 @@ async function main(): Promise<void> {
           localStorage.setItem('theme', 'dark');
         });
         const ctl = await controlMarketSocket(page);
-        await sc.run(page, ctl, { server, account });
+        const live: LiveShot[] = [];
+        await sc.run(page, ctl, { server, account, shot: async (label) => void live.push(await liveShot(page, label)) });
         await navigate(page, '/help-center');
         await page.getByTestId('help-center').waitFor();
         await page.waitForTimeout(500);
@@ -678,7 +719,8 @@ async function main(): Promise<void> {
           ...result.final.violations,
           ...(result.bundleHash === result.final.actorsHash ? [] : [`bundle checkpoint ${result.bundleHash} != replayed ${result.final.actorsHash}`]),
         ];
-        problems.push(...(await browserReplayProblems(browser, server.base, text, result.final.hash)));
+        const shots = live.map((s) => ({ seq: seqAtWall(log.header.startedAt, log.records, s.wallMs), label: s.label, png: s.png }));
+        problems.push(...(await browserReplayProblems(browser, server.base, text, result.final.hash, shots)));
         if (problems.length > 0) {
           const kept = join(tmpdir(), `${sc.name}.failed.jsonl`);
           writeFileSync(kept, text);
@@ -687,7 +729,8 @@ async function main(): Promise<void> {
         for (const secret of [account.password, account.token, ...(sc.secrets ?? [])]) if (text.includes(secret)) throw new Error(`${sc.name}: a secret reached the bundle`);
         writeFileSync(join(values.out, `${sc.name}.jsonl`), text);
         writeFileSync(join(values.out, `${sc.name}.expect.json`), `${JSON.stringify(spec, null, 2)}\n`);
-        console.log(`${sc.name}: ${log.records.length} records, hash ${result.final.hash}`);
+        writeCheckpoints(values.out, sc.name, shots);
+        console.log(`${sc.name}: ${log.records.length} records, hash ${result.final.hash}${shots.length ? `, checkpoints ${shots.map((s) => `${s.label}@${s.seq}`).join(' ')}` : ''}`);
       } finally {
         await server.close();
       }

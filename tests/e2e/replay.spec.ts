@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import { openReplayPage } from '../../replay/replayPage.ts';
+import { MAX_DIFF_RATIO, readCheckpoints, replayShotAt, SHOT_CONTEXT } from '../../replay/checkpointShots.ts';
 
 /**
  * Record and replay end to end, against the real server and the built app:
@@ -90,7 +91,8 @@ test('flip-partial-close-ui: the replayed trade screen shows the tab and interva
 
 test('withdrawal-lock-ui: the replayed wallet history shows the type filter the user picked', async ({ page }) => {
   const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
-  const leaked = await replayUntilHelpCentre(page, text);
+  // the user went on to the wallet overview (the transfer dialog) before the help centre
+  const leaked = await replayUntilRoute(page, text, '/my/assets/overview');
   await expect(page.getByRole('heading', { level: 1, name: 'Wallet history' })).toBeVisible();
   await expect(page.getByTestId('history-type')).toHaveValue('withdrawal');
   expect(leaked).toEqual([]);
@@ -101,9 +103,14 @@ test('withdrawal-lock-ui: the replayed wallet history shows the type filter the 
  * help centre, with no divergence on the way. Returns the secrets the page leaked (none expected).
  */
 async function replayUntilHelpCentre(page: Page, text: string): Promise<string[]> {
+  return replayUntilRoute(page, text, '/help-center');
+}
+
+/** The same, stepping to the record before the first route to `path`. */
+async function replayUntilRoute(page: Page, text: string, path: string): Promise<string[]> {
   await page.addInitScript(() => localStorage.setItem('lang', 'en'));
   const { leaked, stepTo } = await openReplayPage(page, text);
-  const cp = await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  const cp = await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === path) - 1);
   expect(cp.divergences).toEqual([]);
   return leaked;
 }
@@ -154,5 +161,119 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
   await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/my/order/wallet-history') - 1);
   await expect(page.getByTestId('withdraw-lock')).toContainText('Withdrawals, C2C sales and payments are disabled for 24 hours after a password change');
   await expect(page.getByTestId('withdraw-lock-left')).toHaveText(/Time left: (24 h 0|23 h 5\d) min/);
+  expect(leaked).toEqual([]);
+});
+
+/**
+ * Checkpoint photos (issue 16; replay/checkpointShots.ts): the UI recorder photographed the live
+ * screen's main content at a few moments and stored each as fixtures/sessions/<name>.checkpoints/<seq>.png;
+ * the browser replay stepped to the same seq must look the same (pixel compare with a per-channel
+ * tolerance and at most MAX_DIFF_RATIO of the pixels differing; toasts masked in both photos).
+ */
+test.use(SHOT_CONTEXT); // UTC, en-US: as the recorder took the checkpoint photos
+
+for (const name of ['withdrawal-lock-ui', 'compensation-ui']) {
+  test(`${name}: the browser replay looks like the live screen at each checkpoint photo`, async ({ page, browser }, testInfo) => {
+    const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
+    const shots = readCheckpoints('fixtures/sessions', name);
+    expect(shots.length).toBeGreaterThanOrEqual(2);
+    const { leaked, stepTo } = await openShotReplay(page, text);
+    for (const s of shots) {
+      const { diff, actual } = await replayShotAt(browser, page, stepTo, s.seq, s.png);
+      testInfo.annotations.push({ type: 'checkpoint', description: `${name} @${s.seq}: ${diff.differing} px differ (${(diff.ratio * 100).toFixed(4)} %)` });
+      if (diff.sizeMismatch || diff.ratio > MAX_DIFF_RATIO) {
+        writeFileSync(testInfo.outputPath(`${s.seq}.replayed.png`), actual);
+        if (diff.diffPng) writeFileSync(testInfo.outputPath(`${s.seq}.diff.png`), diff.diffPng);
+      }
+      expect(diff.sizeMismatch, `checkpoint @${s.seq}: photo size`).toBe(false);
+      expect(diff.ratio, `checkpoint @${s.seq}: share of differing pixels`).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+    }
+    expect(leaked).toEqual([]);
+  });
+}
+
+/**
+ * The compare can fail: the withdrawal fixture's photo of the history filtered to withdrawals does
+ * not match the replay stepped to the moment before the filter was picked (same screen, same empty
+ * list, only the type filter differs), nor the photo of the open transfer dialog the screen after
+ * Esc closed it.
+ */
+test('withdrawal-lock-ui: a checkpoint photo compared with the replay at the wrong filter or with the dialog closed fails', async ({ page, browser }) => {
+  const name = 'withdrawal-lock-ui';
+  const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
+  const shots = readCheckpoints('fixtures/sessions', name);
+  const records = parseReplayText(text).records;
+  const filterSet = records.find((r) => r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string }).key === 'wallet.history.filters');
+  const dialogOpen = records.find((r) => r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string; value?: unknown }).key === 'dialog.transfer' && (r.event as { value?: unknown }).value !== null);
+  const dialogClosed = records.find((r) => r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string; value?: unknown }).key === 'dialog.transfer' && (r.event as { value?: unknown }).value === null);
+  if (!filterSet || !dialogOpen || !dialogClosed) throw new Error('the fixture lacks the filter or dialog intents');
+  const filtered = shots.find((s) => s.seq >= filterSet.seq && s.seq < dialogOpen.seq);
+  const withDialog = shots.find((s) => s.seq >= dialogOpen.seq && s.seq < dialogClosed.seq);
+  if (!filtered || !withDialog) throw new Error('the fixture lacks the filtered / dialog photos');
+  const { stepTo } = await openShotReplay(page, text);
+  const wrongFilter = await replayShotAt(browser, page, stepTo, filterSet.seq - 1, filtered.png, 1500);
+  expect(wrongFilter.diff.ratio).toBeGreaterThan(MAX_DIFF_RATIO);
+  const right = await replayShotAt(browser, page, stepTo, filtered.seq, filtered.png);
+  expect(right.diff.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+  const closed = await replayShotAt(browser, page, stepTo, dialogClosed.seq, withDialog.png, 1500);
+  expect(closed.diff.ratio).toBeGreaterThan(MAX_DIFF_RATIO);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+/** The browser replay as the recorder photographed it: English, dark theme. */
+async function openShotReplay(page: Page, text: string) {
+  await page.addInitScript(() => {
+    localStorage.setItem('lang', 'en');
+    localStorage.setItem('theme', 'dark');
+  });
+  return openReplayPage(page, text);
+}
+
+/** View state of the re-recorded fixtures (issue 16): the tab, filter and dialog the user had. */
+test('reconnect-storm-ui and compensation-ui: the replayed screens show the chart tab and the status filter the user picked', async ({ page }) => {
+  const storm = readFileSync('fixtures/sessions/reconnect-storm-ui.jsonl', 'utf8');
+  const leaked = await replayUntilHelpCentre(page, storm);
+  await expect(page.getByRole('tablist', { name: 'Market views' }).getByRole('tab', { name: 'Depth', exact: true })).toHaveAttribute('aria-selected', 'true');
+  expect(leaked).toEqual([]);
+  const comp = readFileSync('fixtures/sessions/compensation-ui.jsonl', 'utf8');
+  const other = await page.context().newPage();
+  const leaked2 = await replayUntilHelpCentre(other, comp);
+  const filter = other.getByRole('tablist', { name: 'Compensation status' });
+  await expect(filter.getByRole('tab', { name: 'Completed', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(filter.getByRole('tab', { name: 'All', exact: true })).toHaveAttribute('aria-selected', 'false');
+  expect(leaked2).toEqual([]);
+});
+
+test('withdrawal-lock-ui: the replay opens the transfer dialog the user opened (fund → USDT-M perpetual) and closes it on the recorded Esc', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/withdrawal-lock-ui.jsonl', 'utf8');
+  const isDialog = (open: boolean) => (r: Record<string, unknown>) =>
+    r.kind === 'ui.intent' && r.actor === 'view' && (r.event as { key?: string }).key === 'dialog.transfer' && ((r.event as { value?: unknown }).value !== null) === open;
+  const { leaked, stepTo } = await openShotReplay(page, text);
+  await stepTo(seqOf(text, isDialog(true)));
+  const dialog = page.getByRole('dialog', { name: 'Transfer' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('From')).toHaveValue('fund');
+  await expect(dialog.getByLabel('To')).toHaveValue('perp');
+  await stepTo(seqOf(text, isDialog(false)));
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(leaked).toEqual([]);
+});
+
+/**
+ * The close-position confirmation is the close machine's state (docs/REPLAY.md "Dialogs"): its
+ * recorded intents (`close.open` with the position, `close.pct`, `close.confirm`) open it in the
+ * replay for the same position with the same choice, and it is gone once the close went through.
+ */
+test('flip-partial-close-ui: the replay shows the close confirmation the user had open (50 % of the short) and then none', async ({ page }) => {
+  const text = readFileSync('fixtures/sessions/flip-partial-close-ui.jsonl', 'utf8');
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  const { leaked, stepTo } = await openReplayPage(page, text);
+  await stepTo(seqOf(text, intent('close.pct')));
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: '50% of the position' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(dialog.getByTestId('close-qty')).toHaveText('0.015 BTC');
+  await stepTo(seqOf(text, (r) => r.kind === 'ui.route' && r.path === '/help-center') - 1);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(leaked).toEqual([]);
 });

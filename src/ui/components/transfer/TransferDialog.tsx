@@ -10,7 +10,19 @@ import { formatCoinAmount, inputDecimals, trimDecimal } from '../../screens/asse
 import { apiPath } from '../../screens/assets/useAccountData.ts';
 import { Button } from '../Button.tsx';
 import { Modal } from '../Modal.tsx';
-import { chooseFrom, chooseTo, serverMessageKey, swapWallets, validateTransfer, type TransferDraft, type TransferError } from './transferForm.ts';
+import { useViewState } from '../../hooks/useViewState.ts';
+import {
+  chooseFrom,
+  chooseTo,
+  isTransferTarget,
+  serverMessageKey,
+  swapWallets,
+  TRANSFER_DIALOG_KEY,
+  validateTransfer,
+  type TransferDraft,
+  type TransferError,
+  type TransferTarget,
+} from './transferForm.ts';
 import { WALLET_LABEL } from './walletLabels.ts';
 import './transfer.css';
 
@@ -24,6 +36,15 @@ export interface TransferDialogProps {
   from?: WalletType;
   to?: WalletType;
   coin?: string;
+}
+
+/**
+ * Which transfer dialog is open, as view state (issue 16, docs/REPLAY.md): opening it with its
+ * wallets and coin and closing it (Esc, cancel, success) are intents in the record, so a replay
+ * shows the dialog the user had. An invalid recorded value reads as closed.
+ */
+export function useTransferDialog(): [TransferTarget | null, (target: TransferTarget | null) => void] {
+  return useViewState<TransferTarget | null>(TRANSFER_DIALOG_KEY, null, (v) => v === null || isTransferTarget(v));
 }
 
 type Shown = { kind: 'key'; key: TransferError } | { kind: 'text'; text: string } | null;
@@ -43,9 +64,12 @@ export function TransferDialog(props: TransferDialogProps) {
   );
 }
 
-function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin = 'USDT' }: TransferDialogProps) {
+function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin: asked = 'USDT' }: TransferDialogProps) {
   const { t } = useTranslation(['assets', 'common']);
   const api = useApi();
+  // A coin the balances do not know (a replayed log is external data) falls back to USDT.
+  const known = coinsOf(book);
+  const coin = book.size > 0 && !known.includes(asked) ? 'USDT' : asked;
   const [draft, setDraft] = useState<TransferDraft>({ from, to: to === from ? (from === 'fund' ? 'perp' : 'fund') : to, coin, amount: '' });
   const [shown, setShown] = useState<Shown>(null);
   const available = availableOf(book, draft.from, draft.coin);

@@ -1,4 +1,4 @@
-import { TRADE_MSG, type WalletType } from '../../../protocol/trading.ts';
+import { TRADE_MSG, WALLETS, type WalletType } from '../../../protocol/trading.ts';
 import { compareDecimals, parseScaled } from '../../../protocol/decimal.ts';
 
 /**
@@ -45,4 +45,35 @@ export function chooseTo(d: TransferDraft, next: WalletType): TransferDraft {
 
 export function swapWallets(d: TransferDraft): TransferDraft {
   return { ...d, from: d.to, to: d.from };
+}
+
+/** Which transfer dialog is open (view state 'dialog.transfer', docs/REPLAY.md): wallets and coin. */
+export interface TransferTarget {
+  from: WalletType;
+  to: WalletType;
+  coin: string;
+}
+
+export const TRANSFER_DIALOG_KEY = 'dialog.transfer';
+
+const WALLET_NAMES: readonly string[] = WALLETS;
+
+/**
+ * The guard of a recorded 'dialog.transfer' value (a log is external data): exactly
+ * `{from, to, coin}` with two different known wallets and a coin symbol; anything else reads as
+ * no dialog.
+ */
+export function isTransferTarget(v: unknown): v is TransferTarget {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    Object.keys(o).length === 3 &&
+    typeof o.from === 'string' &&
+    typeof o.to === 'string' &&
+    WALLET_NAMES.includes(o.from) &&
+    WALLET_NAMES.includes(o.to) &&
+    o.from !== o.to &&
+    typeof o.coin === 'string' &&
+    /^[A-Z0-9]{2,12}$/.test(o.coin)
+  );
 }

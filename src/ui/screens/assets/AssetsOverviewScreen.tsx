@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WalletType } from '../../../protocol/trading.ts';
-import { TransferDialog } from '../../components/transfer/TransferDialog.tsx';
+import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { totalEquityUsd, walletSummaries } from './assetsModel.ts';
 import { AssetsFrame } from './AssetsFrame.tsx';
@@ -28,13 +28,13 @@ export function AssetsOverviewScreen() {
   const balances = useBalances();
   const prices = useCoinPrices(balances.book);
   const currency = useCurrency();
-  const [transfer, setTransfer] = useState<{ from: WalletType; to: WalletType } | null>(null);
+  const [transfer, setTransfer] = useTransferDialog();
   const summaries = useMemo(() => walletSummaries(balances.book, prices), [balances.book, prices]);
   const total = totalEquityUsd(summaries);
   const loading = balances.status === 'loading' && balances.book.size === 0;
 
   return (
-    <AssetsFrame title={t('overviewTitle')} onTransfer={() => setTransfer({ from: 'fund', to: 'perp' })}>
+    <AssetsFrame title={t('overviewTitle')} onTransfer={() => setTransfer({ from: 'fund', to: 'perp', coin: 'USDT' })}>
       {balances.status === 'error' ? (
         <p className="acct-error" role="alert">
           {t('loadFailed', { msg: balances.error ?? '' })}
@@ -71,13 +71,13 @@ export function AssetsOverviewScreen() {
                 </dd>
               </div>
             </dl>
-            <button type="button" className="acct-link" onClick={() => setTransfer({ from: w.wallet, to: w.wallet === 'fund' ? 'perp' : 'fund' })}>
+            <button type="button" className="acct-link" onClick={() => setTransfer({ from: w.wallet, to: w.wallet === 'fund' ? 'perp' : 'fund', coin: 'USDT' })}>
               {t('transfer')}
             </button>
           </li>
         ))}
       </ul>
-      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} onDone={balances.refresh} />
+      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} coin={transfer?.coin} onDone={balances.refresh} />
     </AssetsFrame>
   );
 }

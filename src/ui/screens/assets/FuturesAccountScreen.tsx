@@ -1,10 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatNumber, formatPercent, trendOf } from '../../../format/number.ts';
 import type { Position, WalletType } from '../../../protocol/trading.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { TransferDialog } from '../../components/transfer/TransferDialog.tsx';
+import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { futuresSummary, type FuturesSummary } from './assetsModel.ts';
@@ -136,7 +136,8 @@ export function FuturesAccountScreen() {
   const device = useDevice();
   const balances = useBalances();
   const { positions } = usePositions();
-  const [transferTo, setTransferTo] = useState<WalletType | null>(null);
+  const [transfer, setTransfer] = useTransferDialog();
+  const setTransferTo = (to: WalletType) => setTransfer({ from: 'fund', to, coin: 'USDT' });
   const cards = useMemo(() => (['perp', 'std'] as const).map((c) => futuresSummary(balances.book, positions, c)), [balances.book, positions]);
 
   return (
@@ -153,7 +154,7 @@ export function FuturesAccountScreen() {
         <h2 className={`acct-card__title${device === 'mobile' ? '' : ' assets-table-title'}`}>{t('positionsTitle')}</h2>
         <PositionsList positions={positions} />
       </section>
-      <TransferDialog open={transferTo !== null} onClose={() => setTransferTo(null)} book={balances.book} from="fund" to={transferTo ?? 'perp'} onDone={balances.refresh} />
+      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} coin={transfer?.coin} onDone={balances.refresh} />
     </AssetsFrame>
   );
 }

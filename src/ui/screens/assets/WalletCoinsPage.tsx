@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Balance, WalletType } from '../../../protocol/trading.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { TransferDialog } from '../../components/transfer/TransferDialog.tsx';
+import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { walletSummaries } from './assetsModel.ts';
 import { AssetsFrame } from './AssetsFrame.tsx';
@@ -31,10 +31,11 @@ export function WalletCoinsPage({ wallet, title }: { wallet: WalletType; title: 
   const balances = useBalances();
   const prices = useCoinPrices(balances.book);
   const currency = useCurrency();
-  const [transferCoin, setTransferCoin] = useState<string | null>(null);
+  const [transfer, setTransfer] = useTransferDialog();
   const summary = useMemo(() => walletSummaries(balances.book, prices).find((w) => w.wallet === wallet), [balances.book, prices, wallet]);
   const rows: Balance[] = summary?.coins ?? [];
   const other: WalletType = wallet === 'fund' ? 'perp' : 'fund';
+  const setTransferCoin = (coin: string) => setTransfer({ from: wallet, to: other, coin });
 
   return (
     <AssetsFrame title={title} onTransfer={() => setTransferCoin('USDT')}>
@@ -102,12 +103,12 @@ export function WalletCoinsPage({ wallet, title }: { wallet: WalletType; title: 
         )}
       </section>
       <TransferDialog
-        open={transferCoin !== null}
-        onClose={() => setTransferCoin(null)}
+        open={transfer !== null}
+        onClose={() => setTransfer(null)}
         book={balances.book}
-        from={wallet}
-        to={other}
-        coin={transferCoin ?? 'USDT'}
+        from={transfer?.from}
+        to={transfer?.to}
+        coin={transfer?.coin}
         onDone={balances.refresh}
       />
     </AssetsFrame>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { isPage, oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { formatUsdtDisplay } from '../assets/money.ts';
 import { ActionDialog } from './ActionDialog.tsx';
 import { CompensationList } from './CompensationList.tsx';
@@ -77,8 +78,9 @@ const COMPENSATION_REQUEST = { name: 'compensation' } as const;
 export function CompensationOrdersScreen() {
   const { t } = useTranslation('compensation');
   const device = useDevice();
-  const [filter, setFilter] = useState<StatusFilter>('all');
-  const [page, setPage] = useState(1);
+  // The status filter and page are view state (issue 16): in the record, shown again by a replay.
+  const [filter, setFilter] = useViewState<StatusFilter>('compensation.filter', 'all', oneOf(STATUS_FILTERS));
+  const [page, setPage] = useViewState<number>('compensation.page', 1, isPage);
   const { load, reload } = useCompensationList(filter, page);
   const [params, setParams] = useSearchParams();
 

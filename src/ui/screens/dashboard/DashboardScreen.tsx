@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatNumber } from '../../../format/number.ts';
@@ -10,7 +10,7 @@ import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Avatar } from '../../components/Avatar.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { TransferDialog } from '../../components/transfer/TransferDialog.tsx';
+import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { totalEquityUsd, walletSummaries } from '../assets/assetsModel.ts';
 import { WalletActions } from '../assets/AssetsFrame.tsx';
 import { formatFiat } from '../assets/money.ts';
@@ -58,7 +58,7 @@ export function DashboardScreen() {
   const prices = useCoinPrices(balances.book);
   const currency = useCurrency();
   const orders = useRecentOrders();
-  const [transferOpen, setTransferOpen] = useState(false);
+  const [transfer, setTransfer] = useTransferDialog();
   const wallets = useMemo(() => walletSummaries(balances.book, prices), [balances.book, prices]);
   const total = useMemo(() => totalEquityUsd(wallets), [wallets]);
   const summary = useLiveGet<DashboardSummary>(DASHBOARD_PATHS.summary, NO_QUERY, ON_SUMMARY).load;
@@ -101,7 +101,7 @@ export function DashboardScreen() {
           </Link>
         </div>
         <div className="dash-quick" aria-label={t('quickLinks')}>
-          <WalletActions onTransfer={() => setTransferOpen(true)} />
+          <WalletActions onTransfer={() => setTransfer({ from: 'fund', to: 'perp', coin: 'USDT' })} />
         </div>
         <div className="dash-split">
           <h2 className="dash-card__title">{td('byWallet')}</h2>
@@ -153,7 +153,7 @@ export function DashboardScreen() {
           </ul>
         )}
       </section>
-      <TransferDialog open={transferOpen} onClose={() => setTransferOpen(false)} book={balances.book} onDone={balances.refresh} />
+      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} coin={transfer?.coin} onDone={balances.refresh} />
     </AccountLayout>
   );
 }

@@ -5,6 +5,7 @@ import { useAppCore, useSession, useSessionSend } from '../../app/AppCoreProvide
 import { Button } from '../../components/Button.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
+import { oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { checkEmail, checkPassword, collectErrors, hasErrors } from './authValidation.ts';
 import type { FieldErrors } from './authValidation.ts';
 import { AuthLayout } from './AuthLayout.tsx';
@@ -16,7 +17,8 @@ import { safeRedirect } from './safeRedirect.ts';
 import './auth.css';
 
 type Field = 'email' | 'password';
-type Mode = 'password' | 'qr';
+const MODES = ['password', 'qr'] as const;
+type Mode = (typeof MODES)[number];
 
 /**
  * /login (SPEC §2, §4, §5). Step one checks the form on the client (inline SPEC §5
@@ -35,7 +37,8 @@ export function LoginScreen() {
   const [email, setEmail] = useState(() => params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
-  const [mode, setMode] = useState<Mode>('password');
+  // The phone layout's tab (password / QR) is view state (issue 16): in the record, shown by a replay.
+  const [mode, setMode] = useViewState<Mode>('login.tab', 'password', oneOf(MODES));
 
   const mobile = useDevice() === 'mobile';
   const status = session.status;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import type { ContractKind } from '../../../protocol/market.ts';
 import type { Order, Position } from '../../../protocol/trading.ts';
 import type { HistoryList } from '../../../core/tradingApi.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { useViewState } from '../../hooks/useViewState.ts';
 import { CloseAllDialog, CloseDialog, EditOrderDialog, TpslDialog } from './PositionDialogs.tsx';
 import type { TradingAccount } from './useTradingAccount.ts';
 
@@ -55,7 +56,9 @@ export function AccountTabs({
   const { t } = useTranslation('trade');
   void newId;
   const setTab = onTab;
-  const [editOrder, setEditOrder] = useState<Order | null>(null);
+  // The edit dialog's target is view state (issue 16): the order id, shown only while that order is still open.
+  const [editOrderId, setEditOrderId] = useViewState<string | null>('trade.editOrder', null, isOrderIdOrNull);
+  const editOrder = editOrderId === null ? null : (account.openOrders.find((o) => o.id === editOrderId && EDITABLE.includes(o.kind)) ?? null);
   const flows = usePositionFlows(contract, account, symbols);
   const pp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.pricePrecision ?? 2;
   const qp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.qtyPrecision ?? 3;
@@ -213,7 +216,7 @@ export function AccountTabs({
                   <td className="rf-num">{formatNumber(o.executedQty, qp(o.symbol))}</td>
                   <td className="rf-at-actions">
                     {EDITABLE.includes(o.kind) && (
-                      <Button size="sm" variant="secondary" onClick={() => setEditOrder(o)}>
+                      <Button size="sm" variant="secondary" onClick={() => setEditOrderId(o.id)}>
                         {t('positions:editOrder')}
                       </Button>
                     )}
@@ -316,7 +319,7 @@ export function AccountTabs({
           base={base(editOrder.symbol)}
           pricePrecision={pp(editOrder.symbol)}
           qtyPrecision={qp(editOrder.symbol)}
-          onClose={() => setEditOrder(null)}
+          onClose={() => setEditOrderId(null)}
           onSave={async (patch) => {
             const o = await account.api.editOrder(editOrder.id, patch);
             toast.success(t('positions:edited', { qty: formatNumber(o.qty, qp(o.symbol)), base: base(o.symbol), price: formatNumber(o.price, pp(o.symbol)) }));
@@ -327,6 +330,9 @@ export function AccountTabs({
     </section>
   );
 }
+
+/** A recorded 'trade.editOrder' value: an order id (a short string) or null (no dialog). */
+export const isOrderIdOrNull = (v: unknown): v is string | null => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 64);
 
 /** Open orders whose price and quantity can be edited in place. */
 const EDITABLE: readonly Order['kind'][] = ['limitOpen', 'limitClose', 'limitTakeProfit', 'limitStopLoss', 'stopLimit'];
@@ -363,10 +369,20 @@ function usePositionFlows(contract: ContractKind, account: TradingAccount, symbo
   const { positions, refresh } = account;
   const closeId = closeCtx.position?.id ?? null;
   const tpslId = tpslCtx.position?.id ?? null;
+  // A dialog whose position is gone (liquidated, closed elsewhere, or a replayed log naming a
+  // position this account does not hold) is not shown and is cancelled: derived from the data.
+  const loggedIn = account.loggedIn;
+  const closeLive = closeId !== null && positions.some((p) => p.id === closeId);
+  const tpslLive = tpslId !== null && positions.some((p) => p.id === tpslId);
   useEffect(() => {
     if (closeId) sendClose({ type: 'close.position', position: positions.find((p) => p.id === closeId) ?? null }, { derived: true });
     if (tpslId) sendTpsl({ type: 'tpsl.position', position: positions.find((p) => p.id === tpslId) ?? null }, { derived: true });
   }, [positions, closeId, tpslId, sendClose, sendTpsl]);
+  useEffect(() => {
+    if (!loggedIn) return;
+    if (closeId && !closeLive && closeState === 'editing') sendClose({ type: 'close.cancel' }, { derived: true });
+    if (tpslId && !tpslLive && tpslState === 'editing') sendTpsl({ type: 'tpsl.cancel' }, { derived: true });
+  }, [loggedIn, closeId, closeLive, closeState, tpslId, tpslLive, tpslState, sendClose, sendTpsl]);
 
   // What happened, in the user's language.
   useEffect(() => {
@@ -395,7 +411,7 @@ function usePositionFlows(contract: ContractKind, account: TradingAccount, symbo
     return () => subs.forEach((s) => s.unsubscribe());
   }, [closeActor, tpslActor, refresh, t, rulesOf, baseOf]);
 
-  const closeOpen = (closeState === 'editing' || closeState === 'submitting') && closeCtx.dialog;
+  const closeOpen = (closeState === 'editing' || closeState === 'submitting') && closeCtx.dialog && closeLive;
   const dialogs = (
     <>
       {closeOpen && (
@@ -422,7 +438,7 @@ function usePositionFlows(contract: ContractKind, account: TradingAccount, symbo
           onCancel={() => sendClose({ type: 'closeAll.cancel' })}
         />
       )}
-      {(tpslState === 'editing' || tpslState === 'saving') && (
+      {(tpslState === 'editing' || tpslState === 'saving') && tpslLive && (
         <TpslDialog
           ctx={tpslCtx}
           pending={tpslState === 'saving'}

@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import type { LogRecord } from '../src/ports/eventLog.ts';
+
+/**
+ * Screenshots at checkpoints (issue 16, docs/REPLAY.md "Checkpoint screenshots"): the UI recorder
+ * (scripts/record-ui-session.ts) photographs the LIVE screen at a few moments of a recording and
+ * stores each as `fixtures/sessions/<name>.checkpoints/<seq>.png`, where `seq` is the last record
+ * the app had logged when the photo was taken. The browser replay test
+ * (tests/e2e/replay.spec.ts) steps the replay to that seq, photographs the replayed screen the
+ * same way and compares the two pixel by pixel with a tolerance ({@link comparePngs}).
+ *
+ * The photo is the app's main content (`main.rf-main`: no header, so no live clock or ticker
+ * strip), with the mouse parked in the corner (no hover styles), animations stopped and the caret
+ * hidden. Hidden in both photos: the toasts (they come and go on wall-clock timers, so the live
+ * photo and the replayed one catch them at different moments). Masked (painted over in both, so
+ * they always match there): anything marked `data-replay-mask`. Nothing else is masked: the
+ * replay shows the recorded data at the recorded virtual time, so dates, amounts and countdowns
+ * are pixel-equal.
+ */
+/** The page options both photos are taken with (the zone and locale dates and numbers render in). */
+export const SHOT_CONTEXT = { timezoneId: 'UTC', locale: 'en-US' } as const;
+
+export const SHOT_MASKS = ['[data-replay-mask]'] as const;
+const SHOT_STYLE = '[data-sonner-toaster] { visibility: hidden !important; }';
+
+/** The main content of the page as a PNG, the same way for the live screen and the replay. */
+export async function mainShot(page: Page): Promise<Buffer> {
+  await page.mouse.move(0, 0);
+  const main = page.locator('main.rf-main');
+  return main.screenshot({ animations: 'disabled', caret: 'hide', scale: 'css', mask: SHOT_MASKS.map((m) => page.locator(m)), maskColor: '#ff00ff', style: SHOT_STYLE });
+}
+
+/** A photo taken while recording, at the page's wall time (the log's `t` is `now - startedAt`). */
+export interface LiveShot {
+  label: string;
+  wallMs: number;
+  png: Buffer;
+}
+
+/** Takes a live photo; the wall time is read BEFORE the photo, so the seq it maps to was already rendered. */
+export async function liveShot(page: Page, label: string): Promise<LiveShot> {
+  const wallMs = await page.evaluate(() => Date.now());
+  return { label, wallMs, png: await mainShot(page) };
+}
+
+/** The seq of the last record logged at or before `wallMs` (the state the live photo shows). */
+export function seqAtWall(startedAt: number, records: readonly LogRecord[], wallMs: number): number {
+  let seq = records[0]?.seq ?? 0;
+  for (const r of records) if (startedAt + r.t <= wallMs) seq = r.seq;
+  return seq;
+}
+
+export const checkpointDir = (fixturesDir: string, name: string) => join(fixturesDir, `${name}.checkpoints`);
+
+/** Writes the photos of one fixture (replacing the old ones) as `<seq>.png`. */
+export function writeCheckpoints(fixturesDir: string, name: string, shots: readonly { seq: number; png: Buffer }[]): void {
+  const dir = checkpointDir(fixturesDir, name);
+  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+  if (shots.length === 0) return;
+  mkdirSync(dir, { recursive: true });
+  for (const s of shots) writeFileSync(join(dir, `${s.seq}.png`), s.png);
+}
+
+/** The stored photos of a fixture, by seq (ascending). */
+export function readCheckpoints(fixturesDir: string, name: string): { seq: number; png: Buffer }[] {
+  const dir = checkpointDir(fixturesDir, name);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^\d+\.png$/.test(f))
+    .map((f) => ({ seq: Number(f.slice(0, -4)), png: readFileSync(join(dir, f)) }))
+    .sort((a, b) => a.seq - b.seq);
+}
+
+export interface PngDiff {
+  width: number;
+  height: number;
+  /** The sizes differ: every pixel counts as different. */
+  sizeMismatch: boolean;
+  /** Pixels whose largest channel difference is above the per-channel tolerance. */
+  differing: number;
+  ratio: number;
+  /** A PNG of the same size: differing pixels red, the rest the expected image faded. */
+  diffPng: Buffer | null;
+}
+
+/** Per-channel tolerance (0..255): anti-aliasing and sub-pixel text rendering stay below it. */
+export const CHANNEL_TOLERANCE = 48;
+/** The share of differing pixels a match may have (0.05 %, about 600 px of a 1440 x 836 photo). A wrong tab, filter or row is far above it. */
+export const MAX_DIFF_RATIO = 0.0005;
+
+/**
+ * Compares two PNGs pixel by pixel in a blank Chromium page (canvas decoding: no image package
+ * needed). A pixel differs when one of its RGBA channels differs by more than `tolerance`.
+ */
+export async function comparePngs(browser: Browser, expected: Buffer, actual: Buffer, tolerance = CHANNEL_TOLERANCE): Promise<PngDiff> {
+  const page = await browser.newPage();
+  try {
+    // tsx / esbuild name helpers (`__name`) leak into functions passed to evaluate: define it there.
+    await page.evaluate('globalThis.__name = (f) => f');
+    const out = await page.evaluate(
+      async ({ a, b, tol }) => {
+        const load = async (b64: string) => {
+          const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+          const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+          const c = new OffscreenCanvas(bmp.width, bmp.height);
+          const ctx = c.getContext('2d');
+          if (!ctx) throw new Error('no 2d context');
+          ctx.drawImage(bmp, 0, 0);
+          return { w: bmp.width, h: bmp.height, data: ctx.getImageData(0, 0, bmp.width, bmp.height).data };
+        };
+        const x = await load(a);
+        const y = await load(b);
+        if (x.w !== y.w || x.h !== y.h) return { width: y.w, height: y.h, sizeMismatch: true, differing: y.w * y.h, diff: null as string | null };
+        const c = new OffscreenCanvas(x.w, x.h);
+        const ctx = c.getContext('2d');
+        if (!ctx) throw new Error('no 2d context');
+        const img = ctx.createImageData(x.w, x.h);
+        let differing = 0;
+        for (let i = 0; i < x.data.length; i += 4) {
+          let d = 0;
+          for (let k = 0; k < 4; k++) d = Math.max(d, Math.abs((x.data[i + k] ?? 0) - (y.data[i + k] ?? 0)));
+          const bad = d > tol;
+          if (bad) differing += 1;
+          img.data[i] = bad ? 255 : Math.round(((x.data[i] ?? 0) + 510) / 3);
+          img.data[i + 1] = bad ? 0 : Math.round(((x.data[i + 1] ?? 0) + 510) / 3);
+          img.data[i + 2] = bad ? 0 : Math.round(((x.data[i + 2] ?? 0) + 510) / 3);
+          img.data[i + 3] = 255;
+        }
+        ctx.putImageData(img, 0, 0);
+        const blob = await c.convertToBlob({ type: 'image/png' });
+        const buf = new Uint8Array(await blob.arrayBuffer());
+        let s = '';
+        for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+        return { width: x.w, height: x.h, sizeMismatch: false, differing, diff: btoa(s) };
+      },
+      { a: expected.toString('base64'), b: actual.toString('base64'), tol: tolerance },
+    );
+    const total = Math.max(1, out.width * out.height);
+    return { width: out.width, height: out.height, sizeMismatch: out.sizeMismatch, differing: out.differing, ratio: out.differing / total, diffPng: out.diff ? Buffer.from(out.diff, 'base64') : null };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Steps an open browser replay to `seq` and photographs it until the photo matches `expected`
+ * (the replayed screen may still be mounting, loading a lazy chunk or waiting for a frame), at most
+ * `timeoutMs`. Returns the last comparison and photo (a failure shows how far off it was).
+ */
+export async function replayShotAt(
+  browser: Browser,
+  page: Page,
+  stepTo: (seq: number) => Promise<unknown>,
+  seq: number,
+  expected: Buffer,
+  timeoutMs = 6000,
+): Promise<{ diff: PngDiff; actual: Buffer }> {
+  await stepTo(seq);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await page.waitForTimeout(250);
+    const actual = await mainShot(page);
+    const diff = await comparePngs(browser, expected, actual);
+    if ((!diff.sizeMismatch && diff.ratio <= MAX_DIFF_RATIO) || Date.now() > until) return { diff, actual };
+  }
+}

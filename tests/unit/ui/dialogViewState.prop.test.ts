@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { isTransferTarget } from '../../../src/ui/components/transfer/transferForm.ts';
+import { isOrderIdOrNull } from '../../../src/ui/screens/trade/AccountTabs.tsx';
+import { WALLETS } from '../../../src/protocol/trading.ts';
+import { isPage, oneOf } from '../../../src/ui/hooks/useViewState.ts';
+import { STATUS_FILTERS } from '../../../src/ui/screens/compensation/compensationModel.ts';
+
+/**
+ * Open dialogs and the last screens as view state (issue 16): what a screen reads from the view
+ * store may come from a replayed log (external data), so every guard accepts exactly the shape
+ * the screen writes and nothing else (anything else reads as "no dialog" / the default).
+ */
+const json = fc.jsonValue({ maxDepth: 3 });
+
+describe('dialog view-state guards', () => {
+  it('property: dialog.transfer accepts exactly {from, to, coin} with two different wallets and a coin symbol', () => {
+    fc.assert(
+      fc.property(json, (v) => {
+        const ok = isTransferTarget(v);
+        if (!ok) return;
+        const o = v as Record<string, unknown>;
+        expect(Object.keys(o).sort()).toEqual(['coin', 'from', 'to']);
+        expect(WALLETS).toContain(o.from);
+        expect(WALLETS).toContain(o.to);
+        expect(o.from).not.toBe(o.to);
+        expect(o.coin).toMatch(/^[A-Z0-9]{2,12}$/);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...WALLETS), fc.constantFrom(...WALLETS), fc.constantFrom('USDT', 'BTC', 'ETH'), (from, to, coin) => {
+        expect(isTransferTarget({ from, to, coin })).toBe(from !== to);
+        expect(isTransferTarget({ from, to, coin, extra: 1 })).toBe(false);
+        expect(isTransferTarget({ from, to })).toBe(false);
+      }),
+    );
+    expect(isTransferTarget({ from: 'fund', to: 'perp', coin: 'usdt' })).toBe(false);
+    expect(isTransferTarget({ from: 'bank', to: 'perp', coin: 'USDT' })).toBe(false);
+    expect(isTransferTarget(null)).toBe(false);
+  });
+
+  it('property: trade.editOrder accepts null or a short non-empty id string only', () => {
+    fc.assert(
+      fc.property(json, (v) => {
+        expect(isOrderIdOrNull(v)).toBe(v === null || (typeof v === 'string' && v.length >= 1 && v.length <= 64));
+      }),
+      { numRuns: 500 },
+    );
+    expect(isOrderIdOrNull('x'.repeat(65))).toBe(false);
+  });
+
+  it('property: compensation filter / page and the login tab accept only their values', () => {
+    const filter = oneOf(STATUS_FILTERS as readonly string[]);
+    const tab = oneOf(['password', 'qr'] as const);
+    fc.assert(
+      fc.property(json, (v) => {
+        expect(filter(v as never)).toBe(typeof v === 'string' && STATUS_FILTERS.includes(v as never));
+        expect(tab(v as never)).toBe(v === 'password' || v === 'qr');
+        expect(isPage(v as never)).toBe(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1_000_000);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
