@@ -87,6 +87,16 @@ describe('transfer dialog', () => {
   }
   const transfers = (h: ReturnType<typeof renderAssets>) => h.http.requests.filter((r) => r.method === 'POST' && r.path === '/wallet/transfer');
 
+  it('is view state of its screen: opened here it names this path, and one opened on another screen (Back with it open) is not shown here', async () => {
+    const { h } = await openDialog();
+    expect(h.core.view.get('dialog.transfer')).toEqual({ from: 'fund', to: 'perp', coin: 'USDT', at: '/my/assets/overview' });
+    act(() => h.core.view.set('dialog.transfer', { from: 'fund', to: 'spot', coin: 'USDT', at: '/my/dashboard' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // A record made before the path was kept opens it wherever it is replayed.
+    act(() => h.core.view.set('dialog.transfer', { from: 'fund', to: 'spot', coin: 'USDT' }));
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+  });
+
   it('validates on the client: no amount, zero, more than available; nothing is posted', async () => {
     const { h, dialog } = await openDialog();
     expect(dialog.getByTestId('transfer-available').textContent).toBe('Available: 10,000.00 USDT');

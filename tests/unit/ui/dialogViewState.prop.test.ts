@@ -14,13 +14,17 @@ import { STATUS_FILTERS } from '../../../src/ui/screens/compensation/compensatio
 const json = fc.jsonValue({ maxDepth: 3 });
 
 describe('dialog view-state guards', () => {
-  it('property: dialog.transfer accepts exactly {from, to, coin} with two different wallets and a coin symbol', () => {
+  it('property: dialog.transfer accepts exactly {from, to, coin} (and the path "at" of its screen) with two different wallets and a coin symbol', () => {
     fc.assert(
       fc.property(json, (v) => {
         const ok = isTransferTarget(v);
         if (!ok) return;
         const o = v as Record<string, unknown>;
-        expect(Object.keys(o).sort()).toEqual(['coin', 'from', 'to']);
+        const keys = Object.keys(o).sort();
+        if (keys.length === 4) {
+          expect(keys).toEqual(['at', 'coin', 'from', 'to']);
+          expect(o.at).toMatch(/^\//);
+        } else expect(keys).toEqual(['coin', 'from', 'to']);
         expect(WALLETS).toContain(o.from);
         expect(WALLETS).toContain(o.to);
         expect(o.from).not.toBe(o.to);
@@ -32,6 +36,8 @@ describe('dialog view-state guards', () => {
       fc.property(fc.constantFrom(...WALLETS), fc.constantFrom(...WALLETS), fc.constantFrom('USDT', 'BTC', 'ETH'), (from, to, coin) => {
         expect(isTransferTarget({ from, to, coin })).toBe(from !== to);
         expect(isTransferTarget({ from, to, coin, extra: 1 })).toBe(false);
+        expect(isTransferTarget({ from, to, coin, at: '/my/assets/overview' })).toBe(from !== to);
+        expect(isTransferTarget({ from, to, coin, at: 'not-a-path' })).toBe(false);
         expect(isTransferTarget({ from, to })).toBe(false);
       }),
     );

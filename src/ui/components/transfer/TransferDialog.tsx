@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
 import { TRADING_PATHS, WALLETS, type TransferResult, type WalletType } from '../../../protocol/trading.ts';
@@ -44,7 +45,11 @@ export interface TransferDialogProps {
  * shows the dialog the user had. An invalid recorded value reads as closed.
  */
 export function useTransferDialog(): [TransferTarget | null, (target: TransferTarget | null) => void] {
-  return useViewState<TransferTarget | null>(TRANSFER_DIALOG_KEY, null, (v) => v === null || isTransferTarget(v));
+  const { pathname } = useLocation();
+  const [value, set] = useViewState<TransferTarget | null>(TRANSFER_DIALOG_KEY, null, (v) => v === null || isTransferTarget(v));
+  const open = useCallback((target: TransferTarget | null) => set(target === null ? null : { ...target, at: pathname }), [set, pathname]);
+  // Opened on another screen (the user went Back with it open): not this screen's dialog.
+  return [value !== null && value.at !== undefined && value.at !== pathname ? null : value, open];
 }
 
 type Shown = { kind: 'key'; key: TransferError } | { kind: 'text'; text: string } | null;

@@ -47,11 +47,17 @@ export function swapWallets(d: TransferDraft): TransferDraft {
   return { ...d, from: d.to, to: d.from };
 }
 
-/** Which transfer dialog is open (view state 'dialog.transfer', docs/REPLAY.md): wallets and coin. */
+/**
+ * Which transfer dialog is open (view state 'dialog.transfer', docs/REPLAY.md): wallets and coin,
+ * and `at`, the path of the screen it was opened on: one key serves every screen with the dialog,
+ * so a dialog left open when the user navigated away (browser Back) does not open on the next one.
+ * Records made before `at` existed carry none and show on any screen.
+ */
 export interface TransferTarget {
   from: WalletType;
   to: WalletType;
   coin: string;
+  at?: string;
 }
 
 export const TRANSFER_DIALOG_KEY = 'dialog.transfer';
@@ -60,14 +66,14 @@ const WALLET_NAMES: readonly string[] = WALLETS;
 
 /**
  * The guard of a recorded 'dialog.transfer' value (a log is external data): exactly
- * `{from, to, coin}` with two different known wallets and a coin symbol; anything else reads as
- * no dialog.
+ * `{from, to, coin}` with two different known wallets and a coin symbol, plus optionally `at` (a
+ * path); anything else reads as no dialog.
  */
 export function isTransferTarget(v: unknown): v is TransferTarget {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   return (
-    Object.keys(o).length === 3 &&
+    (Object.keys(o).length === 3 || (Object.keys(o).length === 4 && typeof o.at === 'string' && o.at.startsWith('/') && o.at.length <= 200)) &&
     typeof o.from === 'string' &&
     typeof o.to === 'string' &&
     WALLET_NAMES.includes(o.from) &&
