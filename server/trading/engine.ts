@@ -40,15 +40,15 @@ interface BatchOp {
 
 type BatchOutcome = { ok: true; result: unknown; touched: Touched } | { ok: false; error: unknown };
 
+/** One event-loop turn: lets the I/O callbacks already due (requests received) queue their operations first. */
+const gatherTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * The operations of a batch inside its transaction, in order. A lone operation runs bare; in a group
  * each runs inside a savepoint: a refusal (or any error) rolls back that operation's writes only and
  * becomes its outcome. A retryable PostgreSQL error (deadlock, serialization) aborts the whole
  * transaction, so it is rethrown and the batch runs again from the start (server/db/tx.ts).
  */
-/** One event-loop turn: lets the I/O callbacks already due (requests received) queue their operations first. */
-const gatherTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<BatchOutcome[]> {
   // The batch's postings share what they read of balances (a rolled-back operation's changes to it are undone with it).
   const balances = balanceCacheOf(trx);

@@ -5,6 +5,7 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import { parseMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
 import { move } from '../ledger/post.ts';
+import type { AccountRef } from '../ledger/post.ts';
 import { creditReferralRebate } from '../referral/rebate.ts';
 import { REFERRAL_WALLET } from '../../src/protocol/referral.ts';
 import { availableOf, ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
@@ -187,7 +188,7 @@ export function grownPosition<P extends { qty: string; cost: string; margin: str
 export const REDUCE_KINDS: readonly OrderRow['kind'][] = ['marketClose', 'limitClose', 'limitTakeProfit', 'limitStopLoss'];
 
 /** One posting of `amount` between two accounts (a no-op for 0); the caller's transaction, symbol and bookkeeping. */
-export type PostFn = (type: LedgerType, from: { userId: number; wallet: Wallet }, to: { userId: number; wallet: Wallet }, amount: bigint) => Promise<void>;
+export type PostFn = (type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint) => Promise<void>;
 
 /** What closing part of a position booked: the parts of its quantity, cost and margin, the PnL and the fee. */
 export interface CloseSettlement {
@@ -211,7 +212,7 @@ export interface CloseSettlement {
  */
 export async function settleClose(
   post: PostFn,
-  acct: { user: { userId: number; wallet: Wallet }; escrow: { userId: number; wallet: Wallet }; system: { userId: number; wallet: Wallet } },
+  acct: { user: AccountRef; escrow: AccountRef; system: AccountRef },
   pos: { side: 'long' | 'short'; qty: string; cost: string; margin: string },
   qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean,
   hooks: { budget: (marginPart: bigint, realized: bigint) => Promise<bigint>; feePaid?: (fee: bigint) => Promise<void> },
@@ -256,11 +257,10 @@ export interface CloseResult {
 }
 
 /**
- * Closes `qtyU` of a position for the exact notional `n` (price × qty), paying `feeRatio` on it. The pro-rata margin is unlocked (CONTRACT_MARGIN_UNLOCK),
- * the PnL booked against the system account (CONTRACT_CLOSE; a loss is capped at the unlocked
- * margin: isolated margin, the system absorbs the rest), then the closing fee (CONTRACT_CLOSE_FEE).
- * A liquidation pays the fee only out of what is left of that margin and forfeits the remainder
- * to the insurance fund (CONTRACT_TRADE), so the user loses exactly the position's margin.
+ * Closes `qtyWanted` of a trading position for the exact notional `n` (price × qty), paying `feeRatio`:
+ * the postings of {@link settleClose} (the fee out of the wallet's available balance, the payer's
+ * inviter rebated after it; a liquidation loses exactly the position's margin), then the position row,
+ * and when it is closed whole its reduce-only orders.
  */
 export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean, exceptOrderId = ''): Promise<CloseResult> {
   const wallet: Wallet = pos.contract;
