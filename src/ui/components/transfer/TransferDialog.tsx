@@ -28,15 +28,13 @@ import { WALLET_LABEL } from './walletLabels.ts';
 import './transfer.css';
 
 export interface TransferDialogProps {
-  open: boolean;
+  /** The open dialog's wallets and coin (from {@link useTransferDialog}); null: closed. */
+  target: TransferTarget | null;
   onClose: () => void;
   /** Live balances (the dialog reads `available` from it as frames arrive). */
   book: BalanceBook;
   /** Called after a successful transfer, before closing (refresh the balances). */
   onDone?: (result: TransferResult) => void;
-  from?: WalletType;
-  to?: WalletType;
-  coin?: string;
 }
 
 /**
@@ -61,15 +59,15 @@ type Shown = { kind: 'key'; key: TransferError } | { kind: 'text'; text: string 
  */
 export function TransferDialog(props: TransferDialogProps) {
   const { t } = useTranslation('assets');
-  if (!props.open) return null;
+  if (props.target === null) return null;
   return (
     <Modal open onClose={props.onClose} title={t('transferTitle')} width={460}>
-      <TransferForm {...props} />
+      <TransferForm {...props} target={props.target} />
     </Modal>
   );
 }
 
-function TransferForm({ book, onDone, onClose, from = 'fund', to = 'perp', coin: asked = 'USDT' }: TransferDialogProps) {
+function TransferForm({ book, onDone, onClose, target: { from, to, coin: asked } }: TransferDialogProps & { target: TransferTarget }) {
   const { t } = useTranslation(['assets', 'common']);
   const api = useApi();
   // A coin the balances do not know (a replayed log is external data) falls back to USDT.

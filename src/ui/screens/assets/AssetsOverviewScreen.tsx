@@ -77,7 +77,7 @@ export function AssetsOverviewScreen() {
           </li>
         ))}
       </ul>
-      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} coin={transfer?.coin} onDone={balances.refresh} />
+      <TransferDialog target={transfer} onClose={() => setTransfer(null)} book={balances.book} onDone={balances.refresh} />
     </AssetsFrame>
   );
 }

@@ -154,7 +154,7 @@ export function FuturesAccountScreen() {
         <h2 className={`acct-card__title${device === 'mobile' ? '' : ' assets-table-title'}`}>{t('positionsTitle')}</h2>
         <PositionsList positions={positions} />
       </section>
-      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} coin={transfer?.coin} onDone={balances.refresh} />
+      <TransferDialog target={transfer} onClose={() => setTransfer(null)} book={balances.book} onDone={balances.refresh} />
     </AssetsFrame>
   );
 }

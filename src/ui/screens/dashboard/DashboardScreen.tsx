@@ -153,7 +153,7 @@ export function DashboardScreen() {
           </ul>
         )}
       </section>
-      <TransferDialog open={transfer !== null} onClose={() => setTransfer(null)} book={balances.book} from={transfer?.from} to={transfer?.to} coin={transfer?.coin} onDone={balances.refresh} />
+      <TransferDialog target={transfer} onClose={() => setTransfer(null)} book={balances.book} onDone={balances.refresh} />
     </AccountLayout>
   );
 }
