@@ -39,10 +39,31 @@ export interface LiveShot {
   png: Buffer;
 }
 
-/** Takes a live photo; the wall time is read BEFORE the photo, so the seq it maps to was already rendered. */
-export async function liveShot(page: Page, label: string): Promise<LiveShot> {
-  const wallMs = await page.evaluate(() => Date.now());
-  return { label, wallMs, png: await mainShot(page) };
+/**
+ * Takes a live photo of a screen that stands still: the caller holds the market frames back
+ * (scripts/record-ui-session.ts), this waits `settleMs` for frames already on their way to render,
+ * then photographs and compares the main content's markup before and after. A photo during which
+ * the content changed (a timer-driven countdown, a late frame) is taken again, so the photo shows
+ * the state of the wall time read BEFORE it, which {@link seqAtWall} maps to a seq.
+ */
+export async function liveShot(page: Page, label: string, settleMs = 600, attempts = 8): Promise<LiveShot> {
+  await page.waitForTimeout(settleMs);
+  // The main content's markup; the screenshot itself sets and removes inline styles, so the check
+  // is the markup before against after, not every mutation in between.
+  const markup = () => page.evaluate(() => document.querySelector('main.rf-main')?.innerHTML ?? '');
+  for (let i = 1; ; i++) {
+    const before = await markup();
+    const wallMs = await page.evaluate(() => Date.now());
+    const png = await mainShot(page);
+    const after = await markup();
+    if (before === after) return { label, wallMs, png };
+    if (i >= attempts) {
+      let at = 0;
+      while (at < before.length && before[at] === after[at]) at++;
+      throw new Error(`checkpoint '${label}': the screen kept changing while photographed (attempt ${i}; first change at '${before.slice(Math.max(0, at - 80), at + 40)}' → '${after.slice(Math.max(0, at - 80), at + 40)}')`);
+    }
+    await page.waitForTimeout(150);
+  }
 }
 
 /** The seq of the last record logged at or before `wallMs` (the state the live photo shows). */

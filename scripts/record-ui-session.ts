@@ -103,6 +103,13 @@ interface SocketControl {
   drop(): void;
   /** Loses the n-th BTCUSDT depth diff between the server and the page. */
   loseDepthDiff(n: number): void;
+  /**
+   * Holds the server's frames back from the page (queued, in order) until {@link release}: the
+   * screen stands still for a checkpoint photo. The app logs a frame when it arrives, so held
+   * frames are simply later in the log; the replay sees what the page saw.
+   */
+  hold(): void;
+  release(): void;
 }
 
 /** Proxies the page's market socket to the real server so the recorder can drop it or lose a frame. */
@@ -110,6 +117,10 @@ async function controlMarketSocket(page: Page): Promise<SocketControl> {
   const open = new Set<WebSocketRoute>();
   let loseAt = -1;
   let diffs = 0;
+  let held: { ws: WebSocketRoute; m: string | Buffer }[] | null = null;
+  const deliver = (ws: WebSocketRoute, m: string | Buffer) => {
+    if (open.has(ws)) ws.send(m);
+  };
   await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
     open.add(ws);
     const server = ws.connectToServer();
@@ -120,7 +131,8 @@ async function controlMarketSocket(page: Page): Promise<SocketControl> {
         diffs += 1;
         if (diffs === loseAt) return;
       }
-      ws.send(m);
+      if (held) held.push({ ws, m });
+      else deliver(ws, m);
     });
     ws.onClose(() => open.delete(ws));
   });
@@ -132,6 +144,14 @@ async function controlMarketSocket(page: Page): Promise<SocketControl> {
     loseDepthDiff(n) {
       loseAt = n;
       diffs = 0;
+    },
+    hold() {
+      held ??= [];
+    },
+    release() {
+      const queued = held ?? [];
+      held = null;
+      for (const { ws, m } of queued) deliver(ws, m);
     },
   };
 }
@@ -292,16 +312,19 @@ async function main(): Promise<void> {
       {
         name: 'reconnect-storm-ui',
         description: 'The USDT-M trade screen for BTCUSDT with the depth chart tab open (view state); the market socket is dropped three times (Playwright closes the page side, as a network drop looks); each time the app reconnects after 10 s and resubscribes the screen topics; the book is live again at the end.',
-        async run(page, ctl, { server }) {
+        async run(page, ctl, { server, shot }) {
           await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(2500);
           // View state (issue 16): the user watches the depth chart through the storm.
           await page.getByRole('tablist', { name: 'Market views' }).getByRole('tab', { name: 'Depth', exact: true }).click();
+          await page.waitForTimeout(800);
+          await shot('depth chart before the storm');
           for (let i = 0; i < 3; i++) {
             ctl.drop();
             await page.waitForTimeout(i === 1 ? 10_600 : 11_500);
           }
           await page.waitForTimeout(1500);
+          await shot('depth chart live again');
         },
         expect(log, last) {
           const closes = log.records.filter((r) => r.kind === 'ws.close');
@@ -318,17 +341,19 @@ async function main(): Promise<void> {
       },
       {
         name: 'orderbook-gap-ui',
-        description: 'The USDT-M trade screen for BTCUSDT; one depth diff is lost on the way (Playwright drops it between server and page); the book detects the gap, the screen fetches GET /market/depth, and the book is live again.',
-        async run(page, ctl, { server }) {
+        description: 'The USDT-M trade screen for BTCUSDT; one depth diff is lost on the way (Playwright drops it between server and page); the book detects the gap, the screen fetches GET /market/depth, and the book is live again. Checkpoint photos: the book live again after the gap; the 5-minute chart with EMA (view state).',
+        async run(page, ctl, { server, shot }) {
           ctl.loseDepthDiff(15);
           await page.goto(`${server.base}/mFutures/BTCUSDT`);
           await page.waitForTimeout(6000);
+          await shot('book live again after the gap');
           // View state (issue 16): a 5-minute chart with EMA added and the indicator menu closed again.
           await page.getByRole('tablist', { name: 'Interval' }).getByRole('tab', { name: '5m', exact: true }).click();
           await page.getByTestId('indicator-menu').click();
           await page.getByRole('dialog', { name: 'Indicators' }).getByLabel('EMA', { exact: true }).check();
           await page.getByTestId('indicator-menu').click();
           await page.waitForTimeout(1500);
+          await shot('5-minute chart with EMA');
         },
         expect(log) {
           const depthReq = find(log, (r) => r.kind === 'http.request' && r.path === '/market/depth', 'GET /market/depth');
@@ -345,7 +370,7 @@ async function main(): Promise<void> {
         name: 'liquidation-ui',
         controlled: true,
         description: 'Trading into a liquidation through the real UI: Google-authenticator login, a BTCUSDT USDT-M market long (0.1 at the default leverage) from the order panel, then the mark price falls to the liquidation price shown; the engine liquidates, the position disappears and the perp balance keeps what is left (never negative).',
-        async run(page, _ctl, { server, account }) {
+        async run(page, _ctl, { server, account, shot }) {
           await loginWithGoogle(page, server.base, account);
           await page.waitForTimeout(1200); // home has loaded (its requests are in the recording)
           await navigate(page, '/mFutures/BTCUSDT');
@@ -361,6 +386,7 @@ async function main(): Promise<void> {
           const liq = Number((await row.getByTestId('liq-price').innerText()).replace(/,/g, ''));
           if (!(liq > 0)) throw new Error(`no liquidation price shown (${liq})`);
           await page.waitForTimeout(1000);
+          await shot('long open');
           const src = server.source;
           if (!src) throw new Error('liquidation needs the controlled market');
           const start = src.markPrice('BTCUSDT') ?? liq * 1.1;
@@ -375,6 +401,7 @@ async function main(): Promise<void> {
           // View state (issue 16): the user opens the trade history to see the liquidation fill.
           await page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Trade history/ }).click();
           await page.waitForTimeout(1500);
+          await shot('trade history after the liquidation');
         },
         expect(log) {
           const opened = find(log, (r) => r.kind === 'ws.in' && typeof r.data === 'string' && r.data.includes('"type":"position"') && !r.data.includes('"closed":true'), 'the position frame');
@@ -571,7 +598,7 @@ async function main(): Promise<void> {
         name: 'flip-partial-close-ui',
         controlled: true,
         description: 'One-way netting and closing through the real UI (issue 14): Google-authenticator login, the BTCUSDT USDT-M order form: a market long 0.05 (the preview says "Opens long 0.05"), then a market sell of 0.08 whose preview says "Flips to short 0.03": the long closes and a short 0.03 opens with the rest; then Close on the position, 50 % in the confirmation dialog (quantity, estimated price and PnL shown), confirm: the short halves to 0.015.',
-        async run(page, _ctl, { server, account }) {
+        async run(page, _ctl, { server, account, shot }) {
           await loginWithGoogle(page, server.base, account);
           await page.waitForTimeout(1200);
           await navigate(page, '/mFutures/BTCUSDT');
@@ -594,6 +621,7 @@ async function main(): Promise<void> {
           await panel.getByRole('button', { name: 'Sell / Short' }).click();
           await row.getByText('Short').first().waitFor();
           await page.waitForTimeout(1000);
+          await shot('short after the flip');
           await row.getByRole('button', { name: 'Close', exact: true }).click();
           const dialog = page.getByRole('dialog');
           await dialog.getByRole('button', { name: '50% of the position' }).click();
@@ -607,6 +635,7 @@ async function main(): Promise<void> {
           await page.getByRole('tablist', { name: 'Interval' }).getByRole('tab', { name: '1H', exact: true }).click();
           await page.getByRole('region', { name: 'Account' }).getByRole('tab', { name: /^Order history/ }).click();
           await page.waitForTimeout(1500);
+          await shot('order history, 1-hour chart');
         },
         expect(log, last) {
           const frames = log.records.filter((r) => r.kind === 'ws.in' && typeof r.data === 'string' && r.data.includes('"type":"position"'));
@@ -697,7 +726,16 @@ async function main(): Promise<void> {
         });
         const ctl = await controlMarketSocket(page);
         const live: LiveShot[] = [];
-        await sc.run(page, ctl, { server, account, shot: async (label) => void live.push(await liveShot(page, label)) });
+        // A checkpoint photo holds the market frames back so the screen stands still while it is taken.
+        const shot = async (label: string) => {
+          ctl.hold();
+          try {
+            live.push(await liveShot(page, label));
+          } finally {
+            ctl.release();
+          }
+        };
+        await sc.run(page, ctl, { server, account, shot });
         await navigate(page, '/help-center');
         await page.getByTestId('help-center').waitFor();
         await page.waitForTimeout(500);

@@ -172,7 +172,7 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
  */
 test.use(SHOT_CONTEXT); // UTC, en-US: as the recorder took the checkpoint photos
 
-for (const name of ['withdrawal-lock-ui', 'compensation-ui']) {
+for (const name of ['withdrawal-lock-ui', 'compensation-ui', 'flip-partial-close-ui', 'orderbook-gap-ui', 'liquidation-ui', 'reconnect-storm-ui']) {
   test(`${name}: the browser replay looks like the live screen at each checkpoint photo`, async ({ page, browser }, testInfo) => {
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const shots = readCheckpoints('fixtures/sessions', name);
