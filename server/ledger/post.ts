@@ -56,7 +56,8 @@ export type PostResult = { ok: true; ref: string } | { ok: false; reason: 'empty
 export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
   const run = async (trx: Db): Promise<PostResult> => {
     if (dialectOf(trx) === 'postgres') await lockBalances(trx, p.entries);
-    const known = TX_BALANCES.get(trx);
+    const tx = TX_BALANCES.get(trx);
+    const known = tx?.values;
     const current = new Map<BalanceKey, bigint>();
     for (const l of p.entries) {
       const k = balanceKey(l.userId, l.wallet, l.asset);
@@ -75,8 +76,9 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
     for (const [i, l] of p.entries.entries()) {
       const k = balanceKey(l.userId, l.wallet, l.asset);
       const balance = result.balances.get(k) ?? 0n;
-      await upsertBalance(trx, l.userId, l.wallet, l.asset, balance.toString(), p.now);
-      known?.set(k, balance);
+      // In a transaction with a balance cache the row is written once, by its owner's flush before the commit.
+      if (tx) tx.write(k, l, balance, p.now);
+      else await upsertBalance(trx, l.userId, l.wallet, l.asset, balance.toString(), p.now);
       await insertEntry(trx, l.userId, l.wallet, l.asset, l.amount.toString(), (result.after[i] ?? 0n).toString(), l.type ?? p.type, ref, p.now);
     }
     if (p.symbol) await insertRef(trx, ref, p.symbol);
@@ -93,16 +95,51 @@ const newRef = (now: number): string => timeId('', now, 8);
  * a balance read by a posting, or written by one, is the database's value until the transaction
  * ends, because every balance write is a posting and (PostgreSQL) the posting holds the balance's
  * lock until the commit. Later postings and {@link balanceMinor} in that transaction use it instead of
- * selecting again. The owner snapshots it before each savepoint and restores it on a rollback
- * ({@link balanceCacheOf}); a transaction without one (every other caller) reads the database.
+ * selecting again, and a balance changed by several postings of the batch is written once
+ * ({@link TxBalances.flush}, which the owner calls before the commit; the ledger rows, each with its
+ * balance after, are inserted as the postings run). The owner snapshots it before each savepoint and
+ * restores it on a rollback; a transaction without one (every other caller) reads and writes the
+ * database at each posting.
+ *
+ * Nothing else may read the `balances` table inside such a transaction (the rows lag until the flush):
+ * every balance read on the engine's path is {@link balanceMinor} or a posting.
  */
-const TX_BALANCES = new WeakMap<Db, Map<BalanceKey, bigint>>();
+export class TxBalances {
+  /** Minor units by balance key: what the database holds, or will once flushed. */
+  readonly values = new Map<BalanceKey, bigint>();
+  /** Balances changed since the last flush (with the time of their last posting). */
+  private dirty = new Map<BalanceKey, { userId: number; wallet: Wallet; asset: string; now: number }>();
+
+  write(k: BalanceKey, at: { userId: number; wallet: Wallet; asset: string }, amount: bigint, now: number): void {
+    this.values.set(k, amount);
+    this.dirty.set(k, { userId: at.userId, wallet: at.wallet, asset: at.asset, now });
+  }
+
+  /** What a savepoint's rollback restores. */
+  snapshot(): { values: Map<BalanceKey, bigint>; dirty: TxBalances['dirty'] } {
+    return { values: new Map(this.values), dirty: new Map(this.dirty) };
+  }
+
+  restore(s: ReturnType<TxBalances['snapshot']>): void {
+    this.values.clear();
+    for (const [k, v] of s.values) this.values.set(k, v);
+    this.dirty = new Map(s.dirty);
+  }
+
+  /** Writes every changed balance (one upsert each, however many postings changed it). */
+  async flush(trx: Db): Promise<void> {
+    for (const [k, d] of this.dirty) await upsertBalance(trx, d.userId, d.wallet, d.asset, (this.values.get(k) ?? 0n).toString(), d.now);
+    this.dirty.clear();
+  }
+}
+
+const TX_BALANCES = new WeakMap<Db, TxBalances>();
 
 /** Starts (or returns) the balance cache of transaction `trx`; it lives as long as `trx`. */
-export function balanceCacheOf(trx: Db): Map<BalanceKey, bigint> {
+export function balanceCacheOf(trx: Db): TxBalances {
   let known = TX_BALANCES.get(trx);
   if (!known) {
-    known = new Map();
+    known = new TxBalances();
     TX_BALANCES.set(trx, known);
   }
   return known;
@@ -114,7 +151,7 @@ export function balanceCacheOf(trx: Db): Map<BalanceKey, bigint> {
  * holds no lock).
  */
 export async function balanceMinor(db: Db, userId: number, wallet: Wallet, asset: string): Promise<bigint> {
-  const cached = TX_BALANCES.get(db)?.get(balanceKey(userId, wallet, asset));
+  const cached = TX_BALANCES.get(db)?.values.get(balanceKey(userId, wallet, asset));
   if (cached !== undefined) return cached;
   const [row] = (await selectBalance(db, userId, wallet, asset)).rows;
   return row ? parseMinor(row.amount) : 0n;

@@ -56,12 +56,14 @@ async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<
   if (batch.length === 1 && only) {
     // Alone in its transaction: an error rolls the transaction back and rejects the operation.
     const touched = emptyTouched();
-    return [{ ok: true, result: await only.fn({ trx, now, touched }), touched }];
+    const result = await only.fn({ trx, now, touched });
+    await balances.flush(trx);
+    return [{ ok: true, result, touched }];
   }
   const out: BatchOutcome[] = [];
   for (const op of batch) {
     const touched = emptyTouched();
-    const before = new Map(balances);
+    const before = balances.snapshot();
     await sql`SAVEPOINT engine_op`.execute(trx);
     try {
       const result = await op.fn({ trx, now, touched });
@@ -71,11 +73,12 @@ async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<
       if (isRetryableTxError(error)) throw error;
       await sql`ROLLBACK TO SAVEPOINT engine_op`.execute(trx);
       await sql`RELEASE SAVEPOINT engine_op`.execute(trx);
-      balances.clear();
-      for (const [k, v] of before) balances.set(k, v);
+      balances.restore(before);
       out.push({ ok: false, error });
     }
   }
+  // Each balance the batch changed is written once, before the commit (server/ledger/post.ts TxBalances).
+  await balances.flush(trx);
   return out;
 }
 
