@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
 import type { LogRecord } from '../src/ports/eventLog.ts';
 
 /**
@@ -9,7 +11,7 @@ import type { LogRecord } from '../src/ports/eventLog.ts';
  * stores each as `fixtures/sessions/<name>.checkpoints/<seq>.png`, where `seq` is the last record
  * the app had logged when the photo was taken. The browser replay test
  * (tests/e2e/replay.spec.ts) steps the replay to that seq, photographs the replayed screen the
- * same way and compares the two pixel by pixel with a tolerance ({@link comparePngs}).
+ * same way and compares the two with pixelmatch ({@link comparePngs}).
  *
  * The photo is the app's main content (`main.rf-main`: no header, so no live clock or ticker
  * strip), with the mouse parked in the corner (no hover styles), animations stopped and the caret
@@ -99,70 +101,31 @@ export interface PngDiff {
   height: number;
   /** The sizes differ: every pixel counts as different. */
   sizeMismatch: boolean;
-  /** Pixels whose largest channel difference is above the per-channel tolerance. */
+  /** Pixels pixelmatch counts as different (anti-aliased pixels excluded). */
   differing: number;
   ratio: number;
-  /** A PNG of the same size: differing pixels red, the rest the expected image faded. */
+  /** A PNG of the same size: differing pixels red on the expected image faded (pixelmatch's output). */
   diffPng: Buffer | null;
 }
 
-/** Per-channel tolerance (0..255): anti-aliasing and sub-pixel text rendering stay below it. */
-export const CHANNEL_TOLERANCE = 48;
+/** pixelmatch's colour threshold (0..1, perceptual YIQ distance; its default is 0.1): text rendering and focus rings stay below it. */
+export const COLOR_THRESHOLD = 0.1;
 /** The share of differing pixels a match may have (0.05 %, about 600 px of a 1440 x 836 photo). A wrong tab, filter or row is far above it. */
 export const MAX_DIFF_RATIO = 0.0005;
 
 /**
- * Compares two PNGs pixel by pixel in a blank Chromium page (canvas decoding: no image package
- * needed). A pixel differs when one of its RGBA channels differs by more than `tolerance`.
+ * Compares two PNGs with pixelmatch (decoded by pngjs): a pixel differs when its perceptual colour
+ * distance is above `threshold`; pixels pixelmatch detects as anti-aliasing do not count.
  */
-export async function comparePngs(browser: Browser, expected: Buffer, actual: Buffer, tolerance = CHANNEL_TOLERANCE): Promise<PngDiff> {
-  const page = await browser.newPage();
-  try {
-    // tsx / esbuild name helpers (`__name`) leak into functions passed to evaluate: define it there.
-    await page.evaluate('globalThis.__name = (f) => f');
-    const out = await page.evaluate(
-      async ({ a, b, tol }) => {
-        const load = async (b64: string) => {
-          const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-          const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-          const c = new OffscreenCanvas(bmp.width, bmp.height);
-          const ctx = c.getContext('2d');
-          if (!ctx) throw new Error('no 2d context');
-          ctx.drawImage(bmp, 0, 0);
-          return { w: bmp.width, h: bmp.height, data: ctx.getImageData(0, 0, bmp.width, bmp.height).data };
-        };
-        const x = await load(a);
-        const y = await load(b);
-        if (x.w !== y.w || x.h !== y.h) return { width: y.w, height: y.h, sizeMismatch: true, differing: y.w * y.h, diff: null as string | null };
-        const c = new OffscreenCanvas(x.w, x.h);
-        const ctx = c.getContext('2d');
-        if (!ctx) throw new Error('no 2d context');
-        const img = ctx.createImageData(x.w, x.h);
-        let differing = 0;
-        for (let i = 0; i < x.data.length; i += 4) {
-          let d = 0;
-          for (let k = 0; k < 4; k++) d = Math.max(d, Math.abs((x.data[i + k] ?? 0) - (y.data[i + k] ?? 0)));
-          const bad = d > tol;
-          if (bad) differing += 1;
-          img.data[i] = bad ? 255 : Math.round(((x.data[i] ?? 0) + 510) / 3);
-          img.data[i + 1] = bad ? 0 : Math.round(((x.data[i + 1] ?? 0) + 510) / 3);
-          img.data[i + 2] = bad ? 0 : Math.round(((x.data[i + 2] ?? 0) + 510) / 3);
-          img.data[i + 3] = 255;
-        }
-        ctx.putImageData(img, 0, 0);
-        const blob = await c.convertToBlob({ type: 'image/png' });
-        const buf = new Uint8Array(await blob.arrayBuffer());
-        let s = '';
-        for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-        return { width: x.w, height: x.h, sizeMismatch: false, differing, diff: btoa(s) };
-      },
-      { a: expected.toString('base64'), b: actual.toString('base64'), tol: tolerance },
-    );
-    const total = Math.max(1, out.width * out.height);
-    return { width: out.width, height: out.height, sizeMismatch: out.sizeMismatch, differing: out.differing, ratio: out.differing / total, diffPng: out.diff ? Buffer.from(out.diff, 'base64') : null };
-  } finally {
-    await page.close();
+export function comparePngs(expected: Buffer, actual: Buffer, threshold = COLOR_THRESHOLD): PngDiff {
+  const x = PNG.sync.read(expected);
+  const y = PNG.sync.read(actual);
+  if (x.width !== y.width || x.height !== y.height) {
+    return { width: y.width, height: y.height, sizeMismatch: true, differing: y.width * y.height, ratio: 1, diffPng: null };
   }
+  const diff = new PNG({ width: x.width, height: x.height });
+  const differing = pixelmatch(x.data, y.data, diff.data, x.width, x.height, { threshold, includeAA: false });
+  return { width: x.width, height: x.height, sizeMismatch: false, differing, ratio: differing / Math.max(1, x.width * x.height), diffPng: PNG.sync.write(diff) };
 }
 
 /**
@@ -171,7 +134,6 @@ export async function comparePngs(browser: Browser, expected: Buffer, actual: Bu
  * `timeoutMs`. Returns the last comparison and photo (a failure shows how far off it was).
  */
 export async function replayShotAt(
-  browser: Browser,
   page: Page,
   stepTo: (seq: number) => Promise<unknown>,
   seq: number,
@@ -183,7 +145,7 @@ export async function replayShotAt(
   for (;;) {
     await page.waitForTimeout(250);
     const actual = await mainShot(page);
-    const diff = await comparePngs(browser, expected, actual);
+    const diff = comparePngs(expected, actual);
     if ((!diff.sizeMismatch && diff.ratio <= MAX_DIFF_RATIO) || Date.now() > until) return { diff, actual };
   }
 }

@@ -189,7 +189,7 @@ async function browserReplayProblems(browser: Browser, base: string, text: strin
     // The checkpoint photos (issue 16): the replay stepped to each seq must look like the live screen.
     const shotProblems: string[] = [];
     for (const s of shots) {
-      const { diff } = await replayShotAt(browser, page, stepTo, s.seq, s.png);
+      const { diff } = await replayShotAt(page, stepTo, s.seq, s.png);
       if (diff.sizeMismatch || diff.ratio > MAX_DIFF_RATIO) {
         const kept = join(tmpdir(), `checkpoint-${s.seq}`);
         writeFileSync(`${kept}.live.png`, s.png);

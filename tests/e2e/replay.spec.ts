@@ -173,13 +173,13 @@ test('withdrawal-lock-ui: the browser replay shows the lock banner with its word
 test.use(SHOT_CONTEXT); // UTC, en-US: as the recorder took the checkpoint photos
 
 for (const name of ['withdrawal-lock-ui', 'compensation-ui', 'flip-partial-close-ui', 'orderbook-gap-ui', 'liquidation-ui', 'reconnect-storm-ui']) {
-  test(`${name}: the browser replay looks like the live screen at each checkpoint photo`, async ({ page, browser }, testInfo) => {
+  test(`${name}: the browser replay looks like the live screen at each checkpoint photo`, async ({ page }, testInfo) => {
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const shots = readCheckpoints('fixtures/sessions', name);
     expect(shots.length).toBeGreaterThanOrEqual(2);
     const { leaked, stepTo } = await openShotReplay(page, text);
     for (const s of shots) {
-      const { diff, actual } = await replayShotAt(browser, page, stepTo, s.seq, s.png);
+      const { diff, actual } = await replayShotAt(page, stepTo, s.seq, s.png);
       testInfo.annotations.push({ type: 'checkpoint', description: `${name} @${s.seq}: ${diff.differing} px differ (${(diff.ratio * 100).toFixed(4)} %)` });
       if (diff.sizeMismatch || diff.ratio > MAX_DIFF_RATIO) {
         writeFileSync(testInfo.outputPath(`${s.seq}.replayed.png`), actual);
@@ -198,7 +198,7 @@ for (const name of ['withdrawal-lock-ui', 'compensation-ui', 'flip-partial-close
  * list, only the type filter differs), nor the photo of the open transfer dialog the screen after
  * Esc closed it.
  */
-test('withdrawal-lock-ui: a checkpoint photo compared with the replay at the wrong filter or with the dialog closed fails', async ({ page, browser }) => {
+test('withdrawal-lock-ui: a checkpoint photo compared with the replay at the wrong filter or with the dialog closed fails', async ({ page }) => {
   const name = 'withdrawal-lock-ui';
   const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
   const shots = readCheckpoints('fixtures/sessions', name);
@@ -211,11 +211,11 @@ test('withdrawal-lock-ui: a checkpoint photo compared with the replay at the wro
   const withDialog = shots.find((s) => s.seq >= dialogOpen.seq && s.seq < dialogClosed.seq);
   if (!filtered || !withDialog) throw new Error('the fixture lacks the filtered / dialog photos');
   const { stepTo } = await openShotReplay(page, text);
-  const wrongFilter = await replayShotAt(browser, page, stepTo, filterSet.seq - 1, filtered.png, 1500);
+  const wrongFilter = await replayShotAt(page, stepTo, filterSet.seq - 1, filtered.png, 1500);
   expect(wrongFilter.diff.ratio).toBeGreaterThan(MAX_DIFF_RATIO);
-  const right = await replayShotAt(browser, page, stepTo, filtered.seq, filtered.png);
+  const right = await replayShotAt(page, stepTo, filtered.seq, filtered.png);
   expect(right.diff.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
-  const closed = await replayShotAt(browser, page, stepTo, dialogClosed.seq, withDialog.png, 1500);
+  const closed = await replayShotAt(page, stepTo, dialogClosed.seq, withDialog.png, 1500);
   expect(closed.diff.ratio).toBeGreaterThan(MAX_DIFF_RATIO);
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
