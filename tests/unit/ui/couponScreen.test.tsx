@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
@@ -104,6 +104,28 @@ describe('coupon screen', () => {
     expect(within(card(5)).getByText('Used for compensation order #9')).toBeTruthy();
     expect(within(card(5)).getByText('Used')).toBeTruthy();
     expect(h.http.requests.filter((r) => r.path === '/vouchers').at(-1)?.query).toMatchObject({ kind: 'lossProtection', status: 'used' });
+  });
+
+  it('the kind tab, status filter and page are view state (issue 16): set by the user, shown again when the store says so', async () => {
+    const h = renderScreen(demo());
+    await screen.findByTestId('cpn-card-1');
+    fireEvent.click(screen.getByRole('tab', { name: 'Speed' }));
+    fireEvent.click(screen.getByTestId('cpn-filter-expired'));
+    await screen.findByTestId('cpn-card-6');
+    expect([h.core.view.get('coupon.kind'), h.core.view.get('coupon.status'), h.core.view.get('coupon.page')]).toEqual(['speed', 'expired', 1]);
+    // A replay applies recorded values: the screen follows (tab, chip and the list it asks for).
+    act(() => {
+      h.core.view.apply('coupon.kind', 'lossProtection');
+      h.core.view.apply('coupon.status', 'used');
+    });
+    await screen.findByTestId('cpn-card-5');
+    expect(screen.getByRole('tab', { name: 'Loss protection' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByTestId('cpn-filter-used').getAttribute('aria-checked')).toBe('true');
+    expect(h.http.requests.filter((r) => r.path === '/vouchers').at(-1)?.query).toMatchObject({ kind: 'lossProtection', status: 'used' });
+    // A value the screen does not know reads as its default.
+    act(() => h.core.view.apply('coupon.status', 'stolen'));
+    await screen.findByTestId('cpn-card-1');
+    expect(screen.getByTestId('cpn-filter-use').getAttribute('aria-checked')).toBe('true');
   });
 
   it('"Use" opens the compensation orders with the voucher preselected', async () => {

@@ -5,6 +5,8 @@ import { isOrderIdOrNull } from '../../../src/ui/screens/trade/AccountTabs.tsx';
 import { WALLETS } from '../../../src/protocol/trading.ts';
 import { isPage, oneOf } from '../../../src/ui/hooks/useViewState.ts';
 import { STATUS_FILTERS } from '../../../src/ui/screens/compensation/compensationModel.ts';
+import { isConvertFilters } from '../../../src/ui/screens/convert/ConvertHistoryScreen.tsx';
+import { CONVERT_ACCOUNTS } from '../../../src/protocol/convert.ts';
 
 /**
  * Open dialogs and the last screens as view state (issue 16): what a screen reads from the view
@@ -64,6 +66,19 @@ describe('dialog view-state guards', () => {
         expect(filter(v as never)).toBe(typeof v === 'string' && STATUS_FILTERS.includes(v as never));
         expect(tab(v as never)).toBe(v === 'password' || v === 'qr');
         expect(isPage(v as never)).toBe(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1_000_000);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('property: the convert history filters accept exactly five strings with an empty or known account', () => {
+    const keys = ['from', 'to', 'account', 'start', 'end'];
+    const filters = fc.record({ from: fc.string(), to: fc.string(), account: fc.oneof(fc.constantFrom('', ...CONVERT_ACCOUNTS), fc.string()), start: fc.string(), end: fc.string() });
+    fc.assert(
+      fc.property(fc.oneof(json, filters), (v) => {
+        const shaped = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 5 && keys.every((k) => typeof (v as Record<string, unknown>)[k] === 'string');
+        const known = shaped && ['', ...CONVERT_ACCOUNTS].includes((v as Record<string, string>).account ?? '?');
+        expect(isConvertFilters(v as never)).toBe(known);
       }),
       { numRuns: 500 },
     );

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
 import { AvatarEditor } from '../../../src/ui/screens/settings/AvatarEditor.tsx';
@@ -191,6 +191,10 @@ describe('login history', () => {
     await waitFor(() => expect(screen.getAllByTestId('login-record')).toHaveLength(2));
     expect(screen.getByText('10.0.0.12')).toBeTruthy();
     expect(h.http.requests.filter((r) => r.path === '/user/login-history').map((r) => (r.body as { page: number }).page)).toEqual([1, 2]);
+    // The page is view state (issue 16): in the store, and a replayed value pages back.
+    expect(h.core.view.get('loginHistory.page')).toBe(2);
+    act(() => h.core.view.apply('loginHistory.page', 1));
+    await waitFor(() => expect(screen.getAllByTestId('login-record')).toHaveLength(10));
   });
 
   it('shows "No records" for an empty history', async () => {

@@ -1,12 +1,13 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../../../api/client.ts';
 import { CONVERT_ACCOUNTS, CONVERT_COINS, CONVERT_PATHS, type Conversion, type ConvertAccount } from '../../../protocol/convert.ts';
+import type { ViewValue } from '../../../core/viewState.ts';
 import type { Page } from '../../../protocol/envelope.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
+import { isPage, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
 import { dayEndMs, dayStartMs, formatDateTime } from '../orders/historyQuery.ts';
@@ -26,6 +27,9 @@ export interface ConvertHistoryFilters {
 const EMPTY: ConvertHistoryFilters = { from: '', to: '', account: '', start: '', end: '' };
 const PAGE_SIZE = 10;
 const LIVE = ['convert'];
+/** What the view store may hold for the filters: the five strings, the account empty or a convert account. */
+export const isConvertFilters = (v: ViewValue): boolean =>
+  stringsLike(EMPTY)(v) && (CONVERT_ACCOUNTS as readonly string[]).concat('').includes(String((v as Record<string, ViewValue>).account));
 
 /** The GET query of one page (empty filters dropped, local-day bounds). */
 export function convertHistoryQuery(f: ConvertHistoryFilters, page: number): Query {
@@ -48,11 +52,12 @@ export function convertHistoryQuery(f: ConvertHistoryFilters, page: number): Que
 export function ConvertHistoryScreen() {
   const { t } = useTranslation('convert');
   const mobile = useDevice() === 'mobile';
-  const [filters, setFilters] = useState<ConvertHistoryFilters>(EMPTY);
-  const [page, setPage] = useState(1);
+  // Filters and page are view state (issue 16): in the record, shown again by a replay.
+  const [filters, setFilters] = useViewState<ConvertHistoryFilters>('convert.history.filters', EMPTY, isConvertFilters);
+  const [page, setPage] = useViewState<number>('convert.history.page', 1, isPage);
   const { load } = useLiveGet<Page<Conversion>>(CONVERT_PATHS.history.replace(/^\/api/, ''), convertHistoryQuery(filters, page), LIVE);
   const set = <K extends keyof ConvertHistoryFilters>(k: K, v: ConvertHistoryFilters[K]) => {
-    setFilters((f) => ({ ...f, [k]: v }));
+    setFilters({ ...filters, [k]: v });
     setPage(1);
   };
 

@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { ApplyCard } from './ApplyCard.tsx';
 import { FollowDialog } from './FollowDialog.tsx';
 import { MyCopies } from './MyCopies.tsx';
@@ -60,7 +61,8 @@ export function CopyScreen() {
   const navigate = useNavigate();
   const loginHref = useLoginHref();
   const id = useId();
-  const [sort, setSort] = useState<CopySort>('roi30');
+  // The sort is view state (issue 16): in the record, shown again by a replay.
+  const [sort, setSort] = useViewState<CopySort>('copy.sort', 'roi30', oneOf(COPY_SORTS));
   const [q, setQ] = useState('');
   const { load } = useTraders(sort, q);
   const copying = useCopyingIds(loggedIn);

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { COPY_PATHS } from '../../../protocol/copy.ts';
@@ -10,6 +10,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatDateTime } from '../orders/historyQuery.ts';
 import { FOLLOW, UNFOLLOW } from './CopyScreen.tsx';
 import { pct, signedUsdt, trendClass, usdt } from './copyModel.ts';
@@ -31,7 +32,8 @@ export function CopyTraderScreen() {
   const navigate = useNavigate();
   const loginHref = useLoginHref();
   const hid = useId();
-  const [page, setPage] = useState(1);
+  // The history page is view state (issue 16), one per trader: in the record, shown again by a replay.
+  const [page, setPage] = useViewState<number>(`copy.trader.${id}.page`, 1, isPage);
   const detail = useLiveGet<CopyTraderDetail>(COPY_PATHS.trader(id), {}, ON_COPY);
   const history = useLiveGet<Page<CopyTraderFill>>(COPY_PATHS.traderHistory(id), { page, pageSize: HISTORY_PAGE }, ON_TRADE);
   const [followActor, sendFollow] = useScreenActor(FOLLOW);
@@ -122,9 +124,9 @@ export function CopyTraderScreen() {
               </table>
             </div>
             <div className="cp-pager">
-              <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>{t('prev')}</Button>
+              <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('prev')}</Button>
               <span className="cp-muted">{t('pageOf', { page, pages })}</span>
-              <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>{t('next')}</Button>
+              <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('next')}</Button>
             </div>
           </>
         ) : null}

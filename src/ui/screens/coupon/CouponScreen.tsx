@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { mergeable } from '../../../machines/voucherMachine.ts';
-import { couponUseHref, MERGE_MAX, mergePreview } from '../../../protocol/vouchers.ts';
+import { couponUseHref, MERGE_MAX, mergePreview, VOUCHER_KINDS, VOUCHER_STATUSES } from '../../../protocol/vouchers.ts';
 import type { Voucher, VoucherKind, VoucherStatus } from '../../../protocol/vouchers.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { isPage, oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { formatVoucherValue, KIND_TABS, STATUS_FILTERS } from './couponModel.ts';
 import { MergeDialog } from './MergeDialog.tsx';
 import { PAGE_SIZE, useVoucherList } from './useVoucherList.ts';
@@ -80,9 +81,10 @@ export function CouponScreen() {
   const { t } = useTranslation('coupon');
   const device = useDevice();
   const navigate = useNavigate();
-  const [kind, setKind] = useState<VoucherKind>('lossProtection');
-  const [status, setStatus] = useState<VoucherStatus>('use');
-  const [page, setPage] = useState(1);
+  // The kind tab, status filter and page are view state (issue 16): in the record, shown again by a replay.
+  const [kind, setKind] = useViewState<VoucherKind>('coupon.kind', 'lossProtection', oneOf(VOUCHER_KINDS));
+  const [status, setStatus] = useViewState<VoucherStatus>('coupon.status', 'use', oneOf(VOUCHER_STATUSES));
+  const [page, setPage] = useViewState<number>('coupon.page', 1, isPage);
   const { load, reload } = useVoucherList(kind, status, page);
 
   const [actor, send] = useScreenActor(COUPON_REQUEST);

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ratePercent, type Invitee } from '../../../protocol/referral.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
@@ -6,6 +5,7 @@ import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useCopy } from '../../hooks/useCopy.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
+import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
 import { formatDateTime } from '../orders/historyQuery.ts';
@@ -28,7 +28,8 @@ export function RebateScreen() {
   const mobile = useDevice() === 'mobile';
   const copy = useCopy();
   const summary = useReferralSummary();
-  const [page, setPage] = useState(1);
+  // The invitees' page is view state (issue 16): in the record, shown again by a replay.
+  const [page, setPage] = useViewState<number>('rebate.page', 1, isPage);
   const invitees = useInvitees(page);
   const s = summary.status === 'ready' ? summary.data : null;
   const link = s ? absoluteLink(s.link, window.location.origin) : '';

@@ -7,6 +7,7 @@ import { useApi } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { SettingsPage } from './SettingsPage.tsx';
+import { isPage, useViewState } from '../../hooks/useViewState.ts';
 
 /** Rows per page of the login history. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -33,7 +34,8 @@ export function LoginHistoryScreen() {
   const { t } = useTranslation('settings');
   const api = useApi();
   const device = useDevice();
-  const [page, setPage] = useState(1);
+  // The page is view state (issue 16): in the record, shown again by a replay.
+  const [page, setPage] = useViewState<number>('loginHistory.page', 1, isPage);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
 
   useEffect(() => {
@@ -101,11 +103,11 @@ export function LoginHistoryScreen() {
         )}
         {pages > 1 ? (
           <div className="history-pager">
-            <Button type="button" variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            <Button type="button" variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
               {t('prev')}
             </Button>
             <span className="settings-muted">{t('pageOf', { page, pages })}</span>
-            <Button type="button" variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+            <Button type="button" variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
               {t('next')}
             </Button>
           </div>
