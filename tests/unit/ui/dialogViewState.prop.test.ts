@@ -7,6 +7,8 @@ import { isPage, oneOf } from '../../../src/ui/hooks/useViewState.ts';
 import { STATUS_FILTERS } from '../../../src/ui/screens/compensation/compensationModel.ts';
 import { isConvertFilters } from '../../../src/ui/screens/convert/ConvertHistoryScreen.tsx';
 import { CONVERT_ACCOUNTS } from '../../../src/protocol/convert.ts';
+import { isMarketListState } from '../../../src/ui/screens/market/MarketView.tsx';
+import { CATEGORY_TABS, SORT_KEYS } from '../../../src/ui/screens/market/marketList.ts';
 
 /**
  * Open dialogs and the last screens as view state (issue 16): what a screen reads from the view
@@ -81,6 +83,25 @@ describe('dialog view-state guards', () => {
         expect(isConvertFilters(v as never)).toBe(known);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('property: the market list state accepts exactly a known kind, category and a null or known sort', () => {
+    const anyString = fc.oneof(fc.string(), fc.constantFrom('perp', 'std', ...CATEGORY_TABS, ...SORT_KEYS, 'asc', 'desc'));
+    const sort = fc.oneof(fc.constant(null), fc.record({ key: anyString, dir: anyString }), json);
+    const state = fc.record({ kind: anyString, category: anyString, sort });
+    fc.assert(
+      fc.property(fc.oneof(json, state), (v) => {
+        const shaped = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 3;
+        const r = (shaped ? v : {}) as { kind?: unknown; category?: unknown; sort?: unknown };
+        const s = r.sort as { key?: unknown; dir?: unknown } | null | undefined;
+        const sortOk =
+          s === null ||
+          (typeof s === 'object' && s !== undefined && !Array.isArray(s) && Object.keys(s).length === 2 && (SORT_KEYS as readonly unknown[]).includes(s.key) && (s.dir === 'asc' || s.dir === 'desc'));
+        const ok = shaped && (r.kind === 'perp' || r.kind === 'std') && (CATEGORY_TABS as readonly unknown[]).includes(r.category) && 'sort' in r && sortOk;
+        expect(isMarketListState(v as never)).toBe(ok);
+      }),
+      { numRuns: 800 },
     );
   });
 });

@@ -71,6 +71,23 @@ describe('market overview: list', () => {
     expect(listed()).toEqual(['BTCUSDT']);
   });
 
+  it('the kind, category and sort are view state (issue 16): in the store, and a replayed value shows that list', async () => {
+    const h = renderMarket();
+    await loaded();
+    tab('Standard Futures');
+    tab('Stocks');
+    fireEvent.click(screen.getByRole('button', { name: 'Sort by Pair' }));
+    expect(h.core.view.get('market.list')).toEqual({ kind: 'std', category: 'stock', sort: { key: 'pair', dir: 'asc' } });
+    act(() => h.core.view.apply('market.list', { kind: 'perp', category: 'crypto', sort: { key: 'change', dir: 'asc' } }));
+    expect(listed()).toEqual(['ETHUSDT', 'BTCUSDT']);
+    expect(screen.getByRole('columnheader', { name: /24h change/ }).getAttribute('aria-sort')).toBe('ascending');
+    act(() => h.core.view.apply('market.list', { kind: 'perp', category: 'commodity', sort: null }));
+    expect(listed()).toEqual(['XAUUSDT']);
+    // Anything else (an unknown tab, a sort of another shape) reads as the default list.
+    act(() => h.core.view.apply('market.list', { kind: 'perp', category: 'bonds', sort: null }));
+    expect(listed()).toEqual(['BTCUSDT', 'ETHUSDT']);
+  });
+
   it('searches by symbol or name within the tab, case-insensitively', async () => {
     renderMarket();
     await loaded();

@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router-dom';
 import { useAppCore, useMarketSocket, useSession } from '../../app/AppCoreProvider.tsx';
 import { useMarketFavorites } from '../../hooks/useMarketFavorites.ts';
 import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
-import { MarketView } from './MarketView.tsx';
+import { useViewState } from '../../hooks/useViewState.ts';
+import { DEFAULT_LIST_STATE, isMarketListState, MarketView, type MarketListState } from './MarketView.tsx';
 
 /** Every listed instrument gets a 24 h sparkline (list trend column and hot cards). */
 const EVERY = () => true;
@@ -19,6 +20,8 @@ export function MarketScreen() {
   const market = useMarketTickers({ sparks: EVERY });
   const favorites = useMarketFavorites(core.ports.storage, session.loggedIn ? (session.userInfo?.id ?? null) : null);
   const navigate = useNavigate();
+  // The kind and category tabs and the sort are view state (issue 16): in the record, shown again by a replay.
+  const [list, setList] = useViewState<MarketListState>('market.list', DEFAULT_LIST_STATE, isMarketListState);
   const everConnected = useRef(false);
   if (socket.connected) everConnected.current = true;
   return (
@@ -32,6 +35,7 @@ export function MarketScreen() {
       favorites={favorites.set}
       onToggleFavorite={favorites.toggle}
       onOpen={(path) => void navigate(path)}
+      listState={{ value: list, onChange: setList }}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ViewValue } from '../../../core/viewState.ts';
 import type { ContractKind, SymbolInfo, Ticker } from '../../../protocol/market.ts';
 import { CategoryTabs } from '../../components/market/CategoryTabs.tsx';
 import { ConnectionBadge } from '../../components/market/ConnectionBadge.tsx';
@@ -15,6 +16,7 @@ import {
   selectRows,
   selectTopGainers,
   selectTopVolume,
+  SORT_KEYS,
   tradePath,
   type CategoryTab,
   type Sort,
@@ -35,9 +37,35 @@ export interface MarketViewProps {
   favorites: ReadonlySet<string>;
   onToggleFavorite: (symbol: string) => void;
   onOpen: (path: string) => void;
+  /**
+   * The list's kind tab, category tab and sort, when the caller keeps them (MarketScreen: view
+   * state in the core, so a replay shows the list as the user had it). Without it the view keeps
+   * them itself, starting from {@link DEFAULT_LIST_STATE}.
+   */
+  listState?: { value: MarketListState; onChange: (next: MarketListState) => void };
+}
+
+/** What the user picked above the list (the search box stays local: typed text is not view state). */
+export interface MarketListState {
+  kind: ContractKind;
+  category: CategoryTab;
+  sort: Sort;
 }
 
 const KINDS: readonly ContractKind[] = ['perp', 'std'];
+
+export const DEFAULT_LIST_STATE: MarketListState = { kind: 'perp', category: 'crypto', sort: null };
+
+const isRecord = (v: ViewValue | undefined): v is { readonly [key: string]: ViewValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isIn = (options: readonly string[], v: ViewValue | undefined) => typeof v === 'string' && options.includes(v);
+
+/** What the view store may hold as a {@link MarketListState} (a replayed log is external data). */
+export function isMarketListState(v: ViewValue): boolean {
+  if (!isRecord(v) || Object.keys(v).length !== 3) return false;
+  const { kind, category, sort } = v;
+  const sortOk = sort === null || (isRecord(sort) && Object.keys(sort).length === 2 && isIn(SORT_KEYS, sort.key) && isIn(['asc', 'desc'], sort.dir));
+  return isIn(KINDS, kind) && isIn(CATEGORY_TABS, category) && sortOk;
+}
 const HOT_CARDS = 4;
 const BOARD_ROWS = 5;
 
@@ -48,12 +76,15 @@ const BOARD_ROWS = 5;
  * real reducers; MarketScreen connects it to the app core.
  */
 export function MarketView(props: MarketViewProps) {
-  const { symbols, lookup, history, connected, everConnected, loadError, favorites, onToggleFavorite, onOpen } = props;
+  const { symbols, lookup, history, connected, everConnected, loadError, favorites, onToggleFavorite, onOpen, listState } = props;
   const { t } = useTranslation('market');
-  const [kind, setKind] = useState<ContractKind>('perp');
-  const [category, setCategory] = useState<CategoryTab>('crypto');
+  const [ownList, setOwnList] = useState<MarketListState>(DEFAULT_LIST_STATE);
+  const picked = listState?.value ?? ownList;
+  const setPicked = listState?.onChange ?? setOwnList;
+  const { kind, category, sort } = picked;
+  const setKind = (k: ContractKind) => setPicked({ ...picked, kind: k });
+  const setCategory = (c: CategoryTab) => setPicked({ ...picked, category: c });
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<Sort>(null);
 
   const rows = useMemo(() => joinRows(symbols ?? [], lookup), [symbols, lookup]);
   const kindRows = useMemo(() => rows.filter((r) => r.info.kinds.includes(kind)), [rows, kind]);
@@ -66,7 +97,7 @@ export function MarketView(props: MarketViewProps) {
   );
 
   const pathOf = (symbol: string) => tradePath(kind, symbol);
-  const onSort = (key: SortKey) => setSort((s) => nextSort(s, key));
+  const onSort = (key: SortKey) => setPicked({ ...picked, sort: nextSort(sort, key) });
   const emptyText = symbols === null ? t(loadError ? 'loadError' : 'loading') : category === 'favorites' && favorites.size === 0 && !search ? t('empty.favorites') : t('empty');
 
   return (
