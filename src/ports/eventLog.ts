@@ -91,6 +91,47 @@ export function unpackLines(data: Uint8Array): string {
   return strFromU8(inflateSync(data));
 }
 
+/**
+ * A first-in first-out queue on an array with a moving head (shift is O(1)); the array is cut
+ * down once more than half of it is behind the head.
+ */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(x: T): void {
+    this.items.push(x);
+  }
+
+  first(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): T | undefined {
+    const x = this.items[this.head];
+    if (x === undefined) return undefined;
+    this.head += 1;
+    if (this.head > 64 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return x;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
+}
+
 export function createEventLog(options: EventLogOptions): EventLog {
   const { now } = options;
   const maxBytes = options.maxBytes ?? DEFAULT_LOG_BYTES;
@@ -101,60 +142,47 @@ export function createEventLog(options: EventLogOptions): EventLog {
   // counts what is stored: sealed blocks by their compressed size, open lines by their length.
   // Sealed blocks are dropped whole, oldest first; without sealed blocks the oldest open lines go
   // one by one (never the newest). `seq` keeps counting, so the export's firstSeq shows the drop.
-  let sealed: SealedChunk[] = [];
-  let sealedHead = 0;
+  const sealed = new Fifo<SealedChunk>();
   let sealedBytes = 0;
-  let open: { rec: LogRecord; line: string }[] = [];
-  let openHead = 0;
+  const open = new Fifo<{ rec: LogRecord; line: string }>();
   let openBytes = 0;
   let seq = 0;
   const listeners = new Set<(r: LogRecord) => void>();
 
   const seal = () => {
-    const lines = open.slice(openHead);
-    const first = lines[0];
+    const first = open.first();
     if (!first) return;
     let text = '';
-    for (const e of lines) text += e.line + '\n';
+    let count = 0;
+    for (const e of open) {
+      text += e.line + '\n';
+      count += 1;
+    }
     const data = packLines(text);
-    sealed.push({ firstSeq: first.rec.seq, count: lines.length, rawBytes: openBytes, data });
+    sealed.push({ firstSeq: first.rec.seq, count, rawBytes: openBytes, data });
     sealedBytes += data.length;
-    open = [];
-    openHead = 0;
+    open.clear();
     openBytes = 0;
   };
 
   const dropOldest = () => {
-    while (sealedBytes + openBytes > maxBytes && sealedHead < sealed.length) {
-      const old = sealed[sealedHead];
-      sealedHead += 1;
+    while (sealedBytes + openBytes > maxBytes && sealed.size > 0) {
+      const old = sealed.shift();
       if (old) sealedBytes -= old.data.length;
     }
-    if (sealedHead > 64 && sealedHead * 2 > sealed.length) {
-      sealed = sealed.slice(sealedHead);
-      sealedHead = 0;
-    }
-    while (sealedBytes + openBytes > maxBytes && open.length - openHead > 1) {
-      const old = open[openHead];
-      openHead += 1;
+    while (sealedBytes + openBytes > maxBytes && open.size > 1) {
+      const old = open.shift();
       if (old) openBytes -= old.line.length + 1;
-    }
-    if (openHead > 1024 && openHead * 2 > open.length) {
-      open = open.slice(openHead);
-      openHead = 0;
     }
   };
 
   const sealedText = (): string => {
     let out = '';
-    for (let i = sealedHead; i < sealed.length; i++) {
-      const c = sealed[i];
-      if (c) out += unpackLines(c.data);
-    }
+    for (const c of sealed) out += unpackLines(c.data);
     return out;
   };
 
-  const firstKeptSeq = (): number => sealed[sealedHead]?.firstSeq ?? open[openHead]?.rec.seq ?? seq + 1;
+  const firstKeptSeq = (): number => sealed.first()?.firstSeq ?? open.first()?.rec.seq ?? seq + 1;
 
   return {
     append(kind, payload = {}) {
@@ -175,30 +203,27 @@ export function createEventLog(options: EventLogOptions): EventLog {
     },
     records() {
       const out: LogRecord[] = [];
-      if (sealedHead < sealed.length) {
+      if (sealed.size > 0) {
         for (const line of sealedText().split('\n')) if (line !== '') out.push(JSON.parse(line) as LogRecord);
       }
-      for (let i = openHead; i < open.length; i++) {
-        const e = open[i];
-        if (e) out.push(e.rec);
-      }
+      for (const e of open) out.push(e.rec);
       return out;
     },
     bytes: () => sealedBytes + openBytes,
     toJsonLines() {
       const header: LogHeader = { format: LOG_FORMAT, version: LOG_VERSION, startedAt, firstSeq: firstKeptSeq() };
       let out = JSON.stringify(header) + '\n' + sealedText();
-      for (let i = openHead; i < open.length; i++) out += (open[i]?.line ?? '') + '\n';
+      for (const e of open) out += e.line + '\n';
       return out;
     },
     stats() {
       let rawBytes = openBytes;
-      let records = open.length - openHead;
-      for (let i = sealedHead; i < sealed.length; i++) {
-        rawBytes += sealed[i]?.rawBytes ?? 0;
-        records += sealed[i]?.count ?? 0;
+      let records = open.size;
+      for (const c of sealed) {
+        rawBytes += c.rawBytes;
+        records += c.count;
       }
-      return { records, rawBytes, storedBytes: sealedBytes + openBytes, chunks: sealed.length - sealedHead, firstSeq: firstKeptSeq(), lastSeq: seq };
+      return { records, rawBytes, storedBytes: sealedBytes + openBytes, chunks: sealed.size, firstSeq: firstKeptSeq(), lastSeq: seq };
     },
     subscribe(fn) {
       listeners.add(fn);
