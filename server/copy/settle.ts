@@ -5,9 +5,9 @@ import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import type { LedgerType } from '../db/repos/ledger.ts';
 import { parseMinor } from '../db/money.ts';
 import type { CopyFollowsTable, CopyPositionsTable, Wallet } from '../db/schema.ts';
-import { move } from '../ledger/post.ts';
+import type { AccountRef } from '../ledger/post.ts';
 import { feeOf, initialMargin } from '../trading/formulas.ts';
-import { grownPosition, settleClose } from '../trading/settle.ts';
+import { grownPosition, settleClose, settleMove } from '../trading/settle.ts';
 import type { PostFn } from '../trading/settle.ts';
 import type { Rules } from '../trading/formulas.ts';
 import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
@@ -52,12 +52,8 @@ export interface CopyCtx {
   t: CopyTouched;
 }
 
-async function mv(c: CopyCtx, type: LedgerType, from: { userId: number; wallet: Wallet }, to: { userId: number; wallet: Wallet }, amount: bigint, symbol?: string, inType?: LedgerType): Promise<void> {
-  if (amount <= 0n) return;
-  const r = await move(c.trx, type, from, to, COIN, amount, c.now, { ...(symbol ? { symbol } : {}), ...(inType ? { inType } : {}) });
-  if (!r.ok) throw new CopySettlementError(`${type} ${amount} refused: ${r.reason}`);
-  for (const a of [from, to]) if (a.userId !== SYSTEM_ACCOUNT_ID && a.userId !== ESCROW_ACCOUNT_ID) c.t.balances.add(`${a.userId}|${a.wallet}`);
-}
+const mv = (c: CopyCtx, type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint, symbol?: string, inType?: LedgerType): Promise<void> =>
+  settleMove({ trx: c.trx, now: c.now, touched: c.t.balances }, type, from, to, amount, { ...(symbol ? { symbol } : {}), ...(inType ? { inType } : {}) }, (m) => new CopySettlementError(m));
 
 const user = (userId: number, wallet: Wallet = COPY) => ({ userId, wallet });
 const escrow = { userId: ESCROW_ACCOUNT_ID, wallet: COPY };

@@ -77,19 +77,28 @@ const updatePositionSize = compiledShape(
 const escrow = (wallet: Wallet) => ({ userId: ESCROW_ACCOUNT_ID, wallet });
 const system = (wallet: Wallet) => ({ userId: SYSTEM_ACCOUNT_ID, wallet });
 
-async function mv(
-  c: Ctx,
+/**
+ * A ledger move settlement cannot do without: a refusal throws `refused(reason)` (the operation rolls
+ * back), and the user balances it touched (not the system or escrow accounts) are noted for the
+ * balance frames after the commit. Shared by trading and copy settlement (server/copy/settle.ts).
+ */
+export async function settleMove(
+  at: { trx: Db; now: number; touched: Set<`${number}|${Wallet}`> },
   type: LedgerType,
-  from: { userId: number; wallet: Wallet },
-  to: { userId: number; wallet: Wallet },
+  from: AccountRef,
+  to: AccountRef,
   amount: bigint,
-  symbol: string,
+  tag: { symbol?: string; inType?: LedgerType },
+  refused: (message: string) => Error,
 ): Promise<void> {
   if (amount <= 0n) return;
-  const r = await move(c.trx, type, from, to, COIN, amount, c.now, { symbol });
-  if (!r.ok) throw new SettlementError(`${type} ${amount} refused: ${r.reason}`);
-  for (const a of [from, to]) if (a.userId !== SYSTEM_ACCOUNT_ID && a.userId !== ESCROW_ACCOUNT_ID) c.touched.balances.add(`${a.userId}|${a.wallet}`);
+  const r = await move(at.trx, type, from, to, COIN, amount, at.now, tag);
+  if (!r.ok) throw refused(`${type} ${amount} refused: ${r.reason}`);
+  for (const a of [from, to]) if (a.userId !== SYSTEM_ACCOUNT_ID && a.userId !== ESCROW_ACCOUNT_ID) at.touched.add(`${a.userId}|${a.wallet}`);
 }
+
+const mv = (c: Ctx, type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint, symbol: string): Promise<void> =>
+  settleMove({ trx: c.trx, now: c.now, touched: c.touched.balances }, type, from, to, amount, { symbol }, (m) => new SettlementError(m));
 
 /**
  * A trading fee was paid: the payer's inviter, if any, earns the referral rebate in this same
