@@ -17,6 +17,40 @@ export const CHANNEL = {
 } as const;
 
 /**
+ * One broker channel fanned out to this process's listeners: the channel is subscribed while at
+ * least one listener is here (the first `add` subscribes, the last removal unsubscribes); each
+ * message is parsed once and handed to every listener, a throwing listener reported to `onError`
+ * without stopping the others.
+ */
+function channelFanout<T>(broker: Broker, channel: string, onError: (err: unknown) => void) {
+  const listeners = new Set<(value: T) => void>();
+  let off: (() => void) | null = null;
+  return {
+    get size() {
+      return listeners.size;
+    },
+    add(listener: (value: T) => void): () => void {
+      listeners.add(listener);
+      off ??= broker.subscribe(channel, (msg) => {
+        const value = JSON.parse(msg) as T;
+        for (const l of [...listeners]) {
+          try {
+            l(value);
+          } catch (err) {
+            onError(err);
+          }
+        }
+      });
+      return () => {
+        if (!listeners.delete(listener) || listeners.size > 0 || !off) return;
+        off();
+        off = null;
+      };
+    },
+  };
+}
+
+/**
  * The user event bus across processes: publish goes to the broker (channel per user id); a
  * process subscribes to a user's channel while one of its sockets listens to that user.
  * `listenerCount` is this process's count, except that `publishAlways` makes it report 1 so the
@@ -24,74 +58,38 @@ export const CHANNEL = {
  */
 export function createBrokerUserBus(broker: Broker, opts: { publishAlways?: boolean; onError?: (err: unknown) => void } = {}): UserEventBus {
   const onError = opts.onError ?? ((err: unknown) => console.error('user bus listener failed', err));
-  const local = new Map<number, Set<UserFrameListener>>();
-  const offs = new Map<number, () => void>();
+  const byUser = new Map<number, ReturnType<typeof channelFanout<UserFrame>>>();
   return {
     publish(userId, frame) {
       broker.publish(CHANNEL.user(userId), JSON.stringify(frame));
     },
-    subscribe(userId, listener) {
-      let set = local.get(userId);
-      if (set === undefined) {
-        const created = new Set<UserFrameListener>();
-        set = created;
-        local.set(userId, created);
-        offs.set(
-          userId,
-          broker.subscribe(CHANNEL.user(userId), (msg) => {
-            const frame = JSON.parse(msg) as UserFrame;
-            for (const l of [...created]) {
-              try {
-                l(frame);
-              } catch (err) {
-                onError(err);
-              }
-            }
-          }),
-        );
+    subscribe(userId, listener: UserFrameListener) {
+      let fanout = byUser.get(userId);
+      if (fanout === undefined) {
+        fanout = channelFanout<UserFrame>(broker, CHANNEL.user(userId), onError);
+        byUser.set(userId, fanout);
       }
-      set.add(listener);
+      const remove = fanout.add(listener);
       return () => {
-        const s = local.get(userId);
-        if (s === undefined || !s.delete(listener) || s.size > 0) return;
-        local.delete(userId);
-        offs.get(userId)?.();
-        offs.delete(userId);
+        remove();
+        if (byUser.get(userId)?.size === 0) byUser.delete(userId);
       };
     },
     listenerCount(userId) {
-      return opts.publishAlways ? 1 : (local.get(userId)?.size ?? 0);
+      return opts.publishAlways ? 1 : (byUser.get(userId)?.size ?? 0);
     },
   };
 }
 
 /** Session revocations across processes: a logout on one gateway closes the token's sockets on every other. */
 export function createBrokerRevocationHub(broker: Broker, onError: (err: unknown) => void = () => {}): RevocationHub {
-  const listeners = new Set<RevocationListener>();
-  let off: (() => void) | null = null;
+  const fanout = channelFanout<Revocation>(broker, CHANNEL.revocations, onError);
   return {
     publish(r: Revocation) {
       broker.publish(CHANNEL.revocations, JSON.stringify(r));
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      off ??= broker.subscribe(CHANNEL.revocations, (msg) => {
-        const r = JSON.parse(msg) as Revocation;
-        for (const l of [...listeners]) {
-          try {
-            l(r);
-          } catch (err) {
-            onError(err);
-          }
-        }
-      });
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && off) {
-          off();
-          off = null;
-        }
-      };
+    subscribe(listener: RevocationListener) {
+      return fanout.add(listener);
     },
   };
 }

@@ -153,4 +153,43 @@ describe.each(impls)('%s broker', (_name, make) => {
     await a!.close();
     if (b !== a) await b!.close();
   });
+
+  it('a user channel fans out to every local listener, past one that throws, and is left when the last one goes', async () => {
+    const [a, b] = await make();
+    const errors: unknown[] = [];
+    const sender = createBrokerUserBus(a!, { publishAlways: true });
+    const receiver = createBrokerUserBus(b!, { onError: (e) => errors.push(e) });
+    const first: unknown[] = [];
+    const second: unknown[] = [];
+    const offThrowing = receiver.subscribe(7, () => {
+      throw new Error('listener bug');
+    });
+    const offFirst = receiver.subscribe(7, (f) => first.push(f.data));
+    const offSecond = receiver.subscribe(7, (f) => second.push(f.data));
+    expect(receiver.listenerCount(7)).toBe(3);
+    await b!.ready();
+    sender.publish(7, { type: 'order', data: 1 });
+    await until(() => first.length === 1 && second.length === 1);
+    expect(errors).toHaveLength(1);
+    offThrowing();
+    offFirst();
+    offFirst(); // a second call changes nothing
+    expect(receiver.listenerCount(7)).toBe(1);
+    sender.publish(7, { type: 'order', data: 2 });
+    await until(() => second.length === 2);
+    expect(first).toEqual([1]);
+    offSecond();
+    expect(receiver.listenerCount(7)).toBe(0);
+    // Left (the count is 0); a new listener subscribes the channel again and gets the next frame.
+    const again: unknown[] = [];
+    const offAgain = receiver.subscribe(7, (f) => again.push(f.data));
+    await b!.ready();
+    sender.publish(7, { type: 'order', data: 4 });
+    await until(() => again.includes(4));
+    expect(second).toEqual([1, 2]);
+    expect(again).toEqual([4]);
+    offAgain();
+    await a!.close();
+    if (b !== a) await b!.close();
+  });
 });
