@@ -1,5 +1,6 @@
-import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { Storage } from '../ports/types.ts';
+import { createUserStored } from './userStored.ts';
 
 /**
  * The user's position confirmations (issue 14): whether closing a position and closing all
@@ -38,25 +39,11 @@ export function parsePositionPrefs(raw: string | null): PositionPrefs {
 }
 
 export function createPositionPrefs(deps: { storage: Storage; userId$: Observable<number | null> }): PositionPrefsStore {
-  let userId: number | null = null;
-  const key = (id: number) => `${POSITION_PREFS_KEY}:${id}`;
-  const subject = new BehaviorSubject<PositionPrefs>(DEFAULT_POSITION_PREFS);
-  const sub = deps.userId$.pipe(distinctUntilChanged()).subscribe((id) => {
-    userId = id;
-    subject.next(id === null ? DEFAULT_POSITION_PREFS : parsePositionPrefs(deps.storage.get(key(id))));
-  });
+  const stored = createUserStored({ ...deps, prefix: POSITION_PREFS_KEY, parse: parsePositionPrefs, guestOwner: null });
   return {
-    get: () => subject.getValue(),
-    prefs$: subject.asObservable(),
-    set(patch) {
-      if (userId === null) return;
-      const next = { ...subject.getValue(), ...patch };
-      deps.storage.set(key(userId), JSON.stringify(next));
-      subject.next(next);
-    },
-    stop() {
-      sub.unsubscribe();
-      subject.complete();
-    },
+    get: stored.get,
+    prefs$: stored.value$,
+    set: (patch) => stored.update((current) => ({ ...current, ...patch })),
+    stop: stored.stop,
   };
 }

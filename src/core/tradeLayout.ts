@@ -1,5 +1,6 @@
-import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
+import { map, type Observable } from 'rxjs';
 import type { Storage } from '../ports/types.ts';
+import { createUserStored } from './userStored.ts';
 
 /**
  * The desktop trade screen's panel sizes (issue 14: "a resizable desktop trade layout remembered
@@ -44,42 +45,17 @@ export function parseTradeLayouts(raw: string | null): TradeLayouts {
 }
 
 export function createTradeLayout(deps: { storage: Storage; userId$: Observable<number | null> }): TradeLayoutStore {
-  const key = (owner: string) => `${TRADE_LAYOUT_KEY}:${owner}`;
-  const state = new BehaviorSubject<{ owner: string; layouts: TradeLayouts }>({ owner: 'guest', layouts: {} });
-  let loaded = false;
-  const sub = deps.userId$
-    .pipe(
-      map((id) => (id === null ? 'guest' : String(id))),
-      distinctUntilChanged(),
-    )
-    .subscribe((owner) => {
-      loaded = true;
-      state.next({ owner, layouts: parseTradeLayouts(deps.storage.get(key(owner))) });
-    });
-  const current = () => {
-    if (!loaded) {
-      loaded = true;
-      state.next({ owner: 'guest', layouts: parseTradeLayouts(deps.storage.get(key('guest'))) });
-    }
-    return state.getValue();
-  };
+  const stored = createUserStored({ ...deps, prefix: TRADE_LAYOUT_KEY, parse: parseTradeLayouts, guestOwner: 'guest' });
+  // With a guest owner there is always one.
+  const owner = (o: string | null) => o ?? 'guest';
   return {
-    get: () => current().layouts,
-    owner: () => current().owner,
-    owner$: state.pipe(
-      map((s) => s.owner),
-      distinctUntilChanged(),
-    ),
+    get: stored.get,
+    owner: () => owner(stored.owner()),
+    owner$: stored.owner$.pipe(map(owner)),
     set(group, layout) {
       if (!isLayout(layout)) return;
-      const { owner, layouts } = current();
-      const next = { ...layouts, [group]: { ...layout } };
-      deps.storage.set(key(owner), JSON.stringify(next));
-      state.next({ owner, layouts: next });
+      stored.update((layouts) => ({ ...layouts, [group]: { ...layout } }));
     },
-    stop() {
-      sub.unsubscribe();
-      state.complete();
-    },
+    stop: stored.stop,
   };
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { BehaviorSubject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { createPositionPrefs, DEFAULT_POSITION_PREFS } from '../../../src/core/positionPrefs.ts';
 import { createTradeLayout, parseTradeLayouts } from '../../../src/core/tradeLayout.ts';
 import { createMemoryStorage } from '../../../src/ports/fakes.ts';
 
@@ -43,5 +44,24 @@ describe('trade layout store (per user, storage port)', () => {
     store.set('cols', { a: Number.NaN });
     expect(storage.get('trade_layout:7')).toBe('{"cols":{"a":-1}}');
     store.stop();
+  });
+
+  it('property: position confirmations (no guest owner) are per user; logged out every one asks and a change is not stored', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom<number | null>(null, 1, 2), fc.boolean(), fc.boolean()), { maxLength: 20 }), (steps) => {
+        const storage = createMemoryStorage();
+        const user$ = new BehaviorSubject<number | null>(null);
+        const prefs = createPositionPrefs({ storage, userId$: user$ });
+        const model = new Map<number, { confirmClose: boolean; confirmCloseAll: boolean }>();
+        for (const [user, confirmClose, confirmCloseAll] of steps) {
+          user$.next(user);
+          prefs.set({ confirmClose, confirmCloseAll });
+          if (user !== null) model.set(user, { confirmClose, confirmCloseAll });
+          expect(prefs.get()).toEqual(user === null ? DEFAULT_POSITION_PREFS : model.get(user));
+        }
+        expect(Object.keys(storage.dump()).sort()).toEqual([...model.keys()].map((u) => `position_confirm:${u}`).sort());
+        prefs.stop();
+      }),
+    );
   });
 });
