@@ -8,9 +8,9 @@ import { COMPENSATION_RULES } from '../../../protocol/compensation.ts';
 import type { CompensationSummary } from '../../../protocol/compensation.ts';
 import { voucherKindSchema } from '../../../protocol/vouchers.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
-import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { isPage, oneOf, useViewState } from '../../hooks/useViewState.ts';
@@ -138,17 +138,7 @@ export function CompensationOrdersScreen() {
         ) : (
           <CompensationList orders={load.data.list} mobile={device === 'mobile'} onAction={(order, action) => send({ type: 'comp.open', order, action })} />
         )}
-        {pages > 1 ? (
-          <div className="comp-pager">
-            <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('assets:prev')}
-            </Button>
-            <span className="acct-muted">{t('assets:pageOf', { page, pages })}</span>
-            <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('assets:next')}
-            </Button>
-          </div>
-        ) : null}
+        <Pager page={page} pages={pages} onPage={setPage} />
       </div>
       {state !== 'idle' ? <ActionDialog actor={actor} send={send} /> : null}
     </AccountLayout>

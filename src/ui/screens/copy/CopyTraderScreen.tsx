@@ -7,6 +7,7 @@ import type { Page } from '../../../protocol/envelope.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
@@ -123,11 +124,7 @@ export function CopyTraderScreen() {
                 </tbody>
               </table>
             </div>
-            <div className="cp-pager">
-              <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('prev')}</Button>
-              <span className="cp-muted">{t('pageOf', { page, pages })}</span>
-              <Button size="sm" variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('next')}</Button>
-            </div>
+            <Pager page={page} pages={pages} onPage={setPage} className="cp-pager" />
           </>
         ) : null}
       </section>

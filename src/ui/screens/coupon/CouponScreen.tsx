@@ -10,6 +10,7 @@ import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { isPage, oneOf, useViewState } from '../../hooks/useViewState.ts';
@@ -167,17 +168,7 @@ export function CouponScreen() {
             ))}
           </ul>
         )}
-        {pages > 1 ? (
-          <div className="cpn-pager">
-            <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('assets:prev')}
-            </Button>
-            <span className="acct-muted">{t('assets:pageOf', { page, pages })}</span>
-            <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('assets:next')}
-            </Button>
-          </div>
-        ) : null}
+        <Pager page={page} pages={pages} onPage={setPage} />
       </div>
       <MergeDialog actor={actor} send={send} />
     </AccountLayout>

@@ -10,6 +10,7 @@ import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { fillColumns, ledgerColumns, orderColumns, RowList } from './columns.tsx';
 import { EMPTY_FILTERS, ORDER_TABS, pageCount, type HistoryFilters, type OrderTab } from './historyQuery.ts';
@@ -86,19 +87,7 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
           actions={tab === 'open' ? { label: t('actions'), render: (o) => <Button variant="ghost" size="sm" onClick={() => cancel(o)}>{t('cancelOrder')}</Button> } : undefined}
         />
       )}
-      {pages > 1 ? (
-        <div className="orders-pager">
-          <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            {t('prev')}
-          </Button>
-          <span className="acct-muted" data-testid="page-of">
-            {t('pageOf', { page, pages })}
-          </span>
-          <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            {t('next')}
-          </Button>
-        </div>
-      ) : null}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </>
   );
 }

@@ -4,7 +4,7 @@ import { errorMessage } from '../../../api/client.ts';
 import type { Page } from '../../../protocol/envelope.ts';
 import type { LoginRecord } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
-import { Button } from '../../components/Button.tsx';
+import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
@@ -101,17 +101,7 @@ export function LoginHistoryScreen() {
             </tbody>
           </table>
         )}
-        {pages > 1 ? (
-          <div className="history-pager">
-            <Button type="button" variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('prev')}
-            </Button>
-            <span className="settings-muted">{t('pageOf', { page, pages })}</span>
-            <Button type="button" variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              {t('next')}
-            </Button>
-          </div>
-        ) : null}
+        <Pager page={page} pages={pages} onPage={setPage} className="history-pager" />
       </section>
     </SettingsPage>
   );
