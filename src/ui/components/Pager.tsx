@@ -1,12 +1,14 @@
 import { useTranslation } from 'react-i18next';
+import { pageCount } from '../screens/orders/historyQuery.ts';
 import { Button } from './Button.tsx';
 
 /**
  * Previous / page x of y / next under a paged list; nothing when everything fits on one page.
  * Styled by `.rf-pager` (src/ui/styles/components.css); `className` adds a screen's own layout.
  */
-export function Pager({ page, pages, onPage, className }: { page: number; pages: number; onPage: (p: number) => void; className?: string }) {
+export function Pager({ page, total, pageSize, onPage, className }: { page: number; total: number; pageSize: number; onPage: (p: number) => void; className?: string }) {
   const { t } = useTranslation('assets');
+  const pages = pageCount(total, pageSize);
   if (pages <= 1) return null;
   return (
     <div className={className ? `rf-pager ${className}` : 'rf-pager'}>

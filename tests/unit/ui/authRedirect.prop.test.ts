@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { safeRedirect } from '../../../src/ui/screens/login/safeRedirect.ts';
 import { qrLoginPayload } from '../../../src/ui/screens/login/QrLoginPanel.tsx';
-import { pageCount } from '../../../src/ui/screens/settings/LoginHistoryScreen.tsx';
+import { pageCount } from '../../../src/ui/screens/orders/historyQuery.ts';
 
 describe('safeRedirect', () => {
   it('always yields a same-origin path: resolved against the app origin it never leaves it', () => {

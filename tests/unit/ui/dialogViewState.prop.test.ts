@@ -90,8 +90,10 @@ describe('dialog view-state guards', () => {
     const anyString = fc.oneof(fc.string(), fc.constantFrom('perp', 'std', ...CATEGORY_TABS, ...SORT_KEYS, 'asc', 'desc'));
     const sort = fc.oneof(fc.constant(null), fc.record({ key: anyString, dir: anyString }), json);
     const state = fc.record({ kind: anyString, category: anyString, sort });
+    // Three keys, but the third is not `sort`: refused even when kind and category are known.
+    const noSort = fc.record({ kind: fc.constantFrom('perp', 'std'), category: fc.constantFrom(...CATEGORY_TABS), order: sort });
     fc.assert(
-      fc.property(fc.oneof(json, state), (v) => {
+      fc.property(fc.oneof(json, state, noSort), (v) => {
         const shaped = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 3;
         const r = (shaped ? v : {}) as { kind?: unknown; category?: unknown; sort?: unknown };
         const s = r.sort as { key?: unknown; dir?: unknown } | null | undefined;

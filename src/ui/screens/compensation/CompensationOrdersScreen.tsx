@@ -109,7 +109,6 @@ export function CompensationOrdersScreen() {
   }, [load, params, setParams, actor]);
 
   const items = useMemo(() => STATUS_FILTERS.map((k) => ({ key: k, label: k === 'all' ? t('tabAll') : t(`status_${k}`) })), [t]);
-  const pages = load.status === 'ready' ? Math.max(1, Math.ceil(load.data.total / PAGE_SIZE)) : 1;
 
   return (
     <AccountLayout title={t('title')}>
@@ -138,7 +137,7 @@ export function CompensationOrdersScreen() {
         ) : (
           <CompensationList orders={load.data.list} mobile={device === 'mobile'} onAction={(order, action) => send({ type: 'comp.open', order, action })} />
         )}
-        <Pager page={page} pages={pages} onPage={setPage} />
+        {load.status === 'ready' ? <Pager page={page} total={load.data.total} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
       </div>
       {state !== 'idle' ? <ActionDialog actor={actor} send={send} /> : null}
     </AccountLayout>

@@ -10,7 +10,7 @@ import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { dayEndMs, dayStartMs, formatDateTime, pageCount } from '../orders/historyQuery.ts';
+import { dayEndMs, dayStartMs, formatDateTime } from '../orders/historyQuery.ts';
 import { Pager } from '../../components/Pager.tsx';
 import '../orders/orders.css';
 import '../wallet/wallet.css';
@@ -114,7 +114,7 @@ export function ConvertHistoryScreen() {
         ) : (
           <RowList rows={load.data.list} columns={columns} rowKey={(c) => c.id} mobile={mobile} label={t('historyTitle')} />
         )}
-        {load.status === 'ready' ? <Pager page={page} pages={pageCount(load.data.total, load.data.pageSize)} onPage={setPage} /> : null}
+        {load.status === 'ready' ? <Pager page={page} total={load.data.total} pageSize={load.data.pageSize} onPage={setPage} /> : null}
       </div>
     </AccountLayout>
   );

@@ -52,7 +52,6 @@ export function CopyTraderScreen() {
   const tr = detail.load.data;
   const copy = () => (loggedIn ? sendFollow({ type: 'follow.open', trader: { id: tr.id, nickname: tr.nickname } }) : navigate(loginHref));
   const fills = history.load.status === 'ready' ? history.load.data : null;
-  const pages = fills ? Math.max(1, Math.ceil(fills.total / HISTORY_PAGE)) : 1;
   const figures: [string, string, string][] = [
     ['roi7', pct(tr.roi7), trendClass(tr.roi7)], ['roi30', pct(tr.roi30), trendClass(tr.roi30)], ['roi90', pct(tr.roi90), trendClass(tr.roi90)],
     ['pnl7', signedUsdt(tr.pnl7), trendClass(tr.pnl7)], ['pnl30', signedUsdt(tr.pnl30), trendClass(tr.pnl30)], ['pnl90', signedUsdt(tr.pnl90), trendClass(tr.pnl90)],
@@ -124,7 +123,7 @@ export function CopyTraderScreen() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} pages={pages} onPage={setPage} className="cp-pager" />
+            <Pager page={page} total={fills.total} pageSize={HISTORY_PAGE} onPage={setPage} className="cp-pager" />
           </>
         ) : null}
       </section>

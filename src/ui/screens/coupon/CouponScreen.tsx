@@ -112,7 +112,6 @@ export function CouponScreen() {
   };
 
   const tabs = useMemo(() => KIND_TABS.map((k) => ({ key: k, label: t(`tab_${k}`) })), [t]);
-  const pages = load.status === 'ready' ? Math.max(1, Math.ceil(load.data.total / PAGE_SIZE)) : 1;
   const list = load.status === 'ready' ? load.data.list : [];
   const ids = new Set(selected.map((v) => v.id));
 
@@ -168,7 +167,7 @@ export function CouponScreen() {
             ))}
           </ul>
         )}
-        <Pager page={page} pages={pages} onPage={setPage} />
+        {load.status === 'ready' ? <Pager page={page} total={load.data.total} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
       </div>
       <MergeDialog actor={actor} send={send} />
     </AccountLayout>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ViewValue } from '../../../core/viewState.ts';
 import type { ContractKind, SymbolInfo, Ticker } from '../../../protocol/market.ts';
 import { CategoryTabs } from '../../components/market/CategoryTabs.tsx';
+import { oneOf } from '../../hooks/useViewState.ts';
 import { ConnectionBadge } from '../../components/market/ConnectionBadge.tsx';
 import { HotCard } from '../../components/market/HotCard.tsx';
 import { MarketTable } from '../../components/market/MarketTable.tsx';
@@ -57,14 +58,14 @@ const KINDS: readonly ContractKind[] = ['perp', 'std'];
 export const DEFAULT_LIST_STATE: MarketListState = { kind: 'perp', category: 'crypto', sort: null };
 
 const isRecord = (v: ViewValue | undefined): v is { readonly [key: string]: ViewValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isIn = (options: readonly string[], v: ViewValue | undefined) => typeof v === 'string' && options.includes(v);
+const SORT_DIRS = ['asc', 'desc'] as const;
 
 /** What the view store may hold as a {@link MarketListState} (a replayed log is external data). */
 export function isMarketListState(v: ViewValue): boolean {
   if (!isRecord(v) || Object.keys(v).length !== 3) return false;
-  const { kind, category, sort } = v;
-  const sortOk = sort === null || (isRecord(sort) && Object.keys(sort).length === 2 && isIn(SORT_KEYS, sort.key) && isIn(['asc', 'desc'], sort.dir));
-  return isIn(KINDS, kind) && isIn(CATEGORY_TABS, category) && sortOk;
+  const { kind = null, category = null, sort } = v;
+  const sortOk = sort === null || (isRecord(sort) && Object.keys(sort).length === 2 && oneOf(SORT_KEYS)(sort.key ?? null) && oneOf(SORT_DIRS)(sort.dir ?? null));
+  return oneOf(KINDS)(kind) && oneOf(CATEGORY_TABS)(category) && sortOk;
 }
 const HOT_CARDS = 4;
 const BOARD_ROWS = 5;

@@ -13,7 +13,7 @@ import { Tabs } from '../../components/Tabs.tsx';
 import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { fillColumns, ledgerColumns, orderColumns, RowList } from './columns.tsx';
-import { EMPTY_FILTERS, ORDER_TABS, pageCount, type HistoryFilters, type OrderTab } from './historyQuery.ts';
+import { EMPTY_FILTERS, ORDER_TABS, type HistoryFilters, type OrderTab } from './historyQuery.ts';
 import { OrderFilters } from './OrderFilters.tsx';
 import { useHistoryPage } from './useHistoryPage.ts';
 import './orders.css';
@@ -67,7 +67,6 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
   }
   if (load.status === 'loading') return <p className="acct-muted orders-pad">{t('common:loading')}</p>;
   const { list, total, pageSize } = load.data;
-  const pages = pageCount(total, pageSize);
   const label = t(TAB_LABEL[tab]);
   return (
     <>
@@ -87,7 +86,7 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
           actions={tab === 'open' ? { label: t('actions'), render: (o) => <Button variant="ghost" size="sm" onClick={() => cancel(o)}>{t('cancelOrder')}</Button> } : undefined}
         />
       )}
-      <Pager page={page} pages={pages} onPage={setPage} />
+      <Pager page={page} total={total} pageSize={pageSize} onPage={setPage} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { formatDateTime, pageCount } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../orders/historyQuery.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { InviteQr } from './InviteQr.tsx';
 import { absoluteLink, useInvitees, useReferralSummary } from './useReferral.ts';
@@ -107,7 +107,7 @@ export function RebateScreen() {
             <RowList rows={invitees.data.list} columns={columns} rowKey={(i) => `${i.email}|${i.registeredAt}`} mobile={mobile} label={t('invitees')} />
           </div>
         )}
-        {invitees.status === 'ready' ? <Pager page={page} pages={pageCount(invitees.data.total, invitees.data.pageSize)} onPage={setPage} /> : null}
+        {invitees.status === 'ready' ? <Pager page={page} total={invitees.data.total} pageSize={invitees.data.pageSize} onPage={setPage} /> : null}
       </section>
 
       <section className="acct-card rb-rules" aria-labelledby="rb-rules-title">

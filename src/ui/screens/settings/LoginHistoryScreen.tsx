@@ -8,21 +8,11 @@ import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
+import { formatDateTime } from '../orders/historyQuery.ts';
 
 /** Rows per page of the login history. */
 export const HISTORY_PAGE_SIZE = 10;
 
-/** `YYYY-MM-DD HH:mm:ss` in the viewer's local time zone. */
-export function formatLoginTime(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}
-
-/** Number of pages for `total` rows; at least 1 so an empty history reads "1 of 1". */
-export function pageCount(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / pageSize));
-}
 
 type Load = { status: 'loading' } | { status: 'error'; msg: string } | { status: 'ready'; page: Page<LoginRecord> };
 
@@ -57,7 +47,6 @@ export function LoginHistoryScreen() {
   }, [api, page]);
 
   const rows = load.status === 'ready' ? load.page.list : [];
-  const pages = load.status === 'ready' ? pageCount(load.page.total, load.page.pageSize) : 1;
 
   return (
     <SettingsPage title={t('historyTitle')}>
@@ -72,7 +61,7 @@ export function LoginHistoryScreen() {
           <ul className="history-cards" aria-label={t('historyTitle')}>
             {rows.map((r) => (
               <li key={r.id} className="history-card" data-testid="login-record">
-                <div><span>{t('time')}</span><b>{formatLoginTime(r.time)}</b></div>
+                <div><span>{t('time')}</span><b>{formatDateTime(r.time)}</b></div>
                 <div><span>{t('client')}</span><b>{r.client}</b></div>
                 <div><span>{t('ip')}</span><b>{r.ip}</b></div>
                 <div><span>{t('account')}</span><b>{r.account}</b></div>
@@ -92,7 +81,7 @@ export function LoginHistoryScreen() {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id} data-testid="login-record">
-                  <td>{formatLoginTime(r.time)}</td>
+                  <td>{formatDateTime(r.time)}</td>
                   <td>{r.client}</td>
                   <td>{r.ip}</td>
                   <td>{r.account}</td>
@@ -101,7 +90,7 @@ export function LoginHistoryScreen() {
             </tbody>
           </table>
         )}
-        <Pager page={page} pages={pages} onPage={setPage} className="history-pager" />
+        {load.status === 'ready' ? <Pager page={page} total={load.page.total} pageSize={load.page.pageSize} onPage={setPage} className="history-pager" /> : null}
       </section>
     </SettingsPage>
   );

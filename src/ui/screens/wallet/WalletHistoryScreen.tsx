@@ -11,7 +11,7 @@ import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { dayEndMs, dayStartMs, formatDateTime, pageCount } from '../orders/historyQuery.ts';
+import { dayEndMs, dayStartMs, formatDateTime } from '../orders/historyQuery.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { HistoryStatus } from './StatusChip.tsx';
 import '../orders/orders.css';
@@ -132,7 +132,7 @@ export function WalletHistoryScreen() {
         ) : (
           <RowList rows={load.data.list} columns={columns} rowKey={(r) => `${r.type}-${r.id}`} mobile={mobile} label={t('historyTitle')} />
         )}
-        {load.status === 'ready' ? <Pager page={page} pages={pageCount(load.data.total, load.data.pageSize)} onPage={setPage} /> : null}
+        {load.status === 'ready' ? <Pager page={page} total={load.data.total} pageSize={load.data.pageSize} onPage={setPage} /> : null}
       </div>
     </AccountLayout>
   );
