@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { pageCount } from '../screens/orders/historyQuery.ts';
 import { Button } from './Button.tsx';
+import { pageCount } from './paging.ts';
 
 /**
  * Previous / page x of y / next under a paged list; nothing when everything fits on one page.

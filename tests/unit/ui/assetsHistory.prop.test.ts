@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fillsQuery, ledgerQuery, LEDGER_ENTRY_TYPES, ORDER_KINDS, ordersQuery } from '../../../src/protocol/trading.ts';
-import { dayEndMs, dayStartMs, historyRequest, ORDER_TABS, pageCount, type HistoryFilters } from '../../../src/ui/screens/orders/historyQuery.ts';
+import { dayEndMs, dayStartMs, historyRequest, ORDER_TABS, type HistoryFilters } from '../../../src/ui/screens/orders/historyQuery.ts';
 
 const day = fc.date({ min: new Date(2000, 0, 1), max: new Date(2099, 11, 31), noInvalidDate: true }).map(
   (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`,
@@ -51,16 +51,5 @@ describe('history requests', () => {
     );
     expect(dayStartMs('2024-02-30')).toBeUndefined();
     expect(dayStartMs('24-1-1')).toBeUndefined();
-  });
-
-  it('pageCount is the least number of pages holding every row, at least 1', () => {
-    fc.assert(
-      fc.property(fc.nat(10_000), fc.integer({ min: 1, max: 100 }), (total, size) => {
-        const p = pageCount(total, size);
-        expect(p).toBeGreaterThanOrEqual(1);
-        expect(p * size).toBeGreaterThanOrEqual(total);
-        if (total > 0) expect((p - 1) * size).toBeLessThan(total);
-      }),
-    );
   });
 });

@@ -2,7 +2,8 @@ import { defineResources } from '../defineResources.ts';
 
 /**
  * /my/compensation/orders: the risk-free trading compensation programme (SPEC §3, §4). Paging
- * words (prev, next, pageOf), confirm / cancel and the KYC message live in `common`.
+ * words (prev, next, pageOf) live in `assets` (the shared Pager reads them there); confirm / cancel
+ * and the KYC message live in `common`.
  */
 const en = {
   title: 'Compensation orders',

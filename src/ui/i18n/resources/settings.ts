@@ -72,9 +72,6 @@ const en = {
   ip: 'IP',
   account: 'Account',
   noRecords: 'No records',
-  prev: 'Previous',
-  next: 'Next',
-  pageOf: 'Page {{page}} of {{pages}}',
   loading: 'Loading…',
 } as const;
 
@@ -148,9 +145,6 @@ const zh = {
   ip: 'IP',
   account: '账户',
   noRecords: '暂无记录',
-  prev: '上一页',
-  next: '下一页',
-  pageOf: '第 {{page}} / {{pages}} 页',
   loading: '加载中…',
 } satisfies SettingsTexts;
 
@@ -221,9 +215,6 @@ const hk = {
   ip: 'IP',
   account: '賬戶',
   noRecords: '暫無記錄',
-  prev: '上一頁',
-  next: '下一頁',
-  pageOf: '第 {{page}} / {{pages}} 頁',
   loading: '加載中…',
 } satisfies SettingsTexts;
 
@@ -294,9 +285,6 @@ const jp = {
   ip: 'IP',
   account: 'アカウント',
   noRecords: '記録がありません',
-  prev: '前へ',
-  next: '次へ',
-  pageOf: '{{page}} / {{pages}} ページ',
   loading: '読み込み中…',
 } satisfies SettingsTexts;
 
@@ -367,9 +355,6 @@ const ko = {
   ip: 'IP',
   account: '계정',
   noRecords: '기록이 없습니다',
-  prev: '이전',
-  next: '다음',
-  pageOf: '{{page}} / {{pages}} 페이지',
   loading: '불러오는 중…',
 } satisfies SettingsTexts;
 

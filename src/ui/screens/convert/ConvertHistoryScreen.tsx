@@ -7,7 +7,7 @@ import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { isPage, stringsLike, useViewState } from '../../hooks/useViewState.ts';
+import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
 import { dayEndMs, dayStartMs, formatDateTime } from '../orders/historyQuery.ts';
@@ -27,9 +27,10 @@ export interface ConvertHistoryFilters {
 const EMPTY: ConvertHistoryFilters = { from: '', to: '', account: '', start: '', end: '' };
 const PAGE_SIZE = 10;
 const LIVE = ['convert'];
+/** The account filter: '' (every account) or a convert account. */
+const ACCOUNT_FILTERS: readonly ConvertHistoryFilters['account'][] = ['', ...CONVERT_ACCOUNTS];
 /** What the view store may hold for the filters: the five strings, the account empty or a convert account. */
-export const isConvertFilters = (v: ViewValue): boolean =>
-  stringsLike(EMPTY)(v) && (CONVERT_ACCOUNTS as readonly string[]).concat('').includes(String((v as Record<string, ViewValue>).account));
+export const isConvertFilters = (v: ViewValue): boolean => stringsLike(EMPTY)(v) && oneOf(ACCOUNT_FILTERS)((v as Record<string, ViewValue>).account ?? null);
 
 /** The GET query of one page (empty filters dropped, local-day bounds). */
 export function convertHistoryQuery(f: ConvertHistoryFilters, page: number): Query {

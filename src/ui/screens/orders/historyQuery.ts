@@ -88,11 +88,6 @@ export function historyRequest(tab: OrderTab, f: HistoryFilters, page: number, p
   return { path: PATH[tab].replace(/^\/api/, ''), query };
 }
 
-/** Number of pages for `total` rows; at least 1 so an empty list reads "1 of 1". */
-export function pageCount(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / pageSize));
-}
-
 /** `YYYY-MM-DD HH:mm:ss` in the viewer's local time zone. */
 export function formatDateTime(ms: number): string {
   const d = new Date(ms);

@@ -1,5 +1,5 @@
 import type { ViewValue } from '../../../core/viewState.ts';
-import { isPage, stringsLike, useViewState } from '../../hooks/useViewState.ts';
+import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../../../api/client.ts';
 import type { Page } from '../../../protocol/envelope.ts';
@@ -28,7 +28,9 @@ export interface WalletHistoryFilters {
 
 export const EMPTY_WALLET_FILTERS: WalletHistoryFilters = { type: '', coin: '', status: '', from: '', to: '' };
 export const WALLET_HISTORY_PAGE_SIZE = 10;
-const isWalletFilters = (v: ViewValue): boolean => stringsLike(EMPTY_WALLET_FILTERS)(v) && (HISTORY_TYPES as readonly string[]).concat('').includes(String((v as Record<string, ViewValue>).type));
+/** The type filter: '' (every type) or a history type. */
+const TYPE_FILTERS: readonly WalletHistoryFilters['type'][] = ['', ...HISTORY_TYPES];
+const isWalletFilters = (v: ViewValue): boolean => stringsLike(EMPTY_WALLET_FILTERS)(v) && oneOf(TYPE_FILTERS)((v as Record<string, ViewValue>).type ?? null);
 
 /** The GET query of one page: empty filters dropped, the date range as local-day bounds. */
 export function walletHistoryQuery(f: WalletHistoryFilters, page: number): Query {
