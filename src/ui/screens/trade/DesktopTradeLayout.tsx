@@ -29,51 +29,56 @@ export function DesktopTradeLayout(props: { contract: string; head: ReactNode; c
     if (meta.isUserInteraction) store.set(group, meta.requestedLayout ?? layout);
     else if (store.get()[group]) store.set(group, layout);
   };
+  // The four areas in their wrappers, the same in both layouts below.
+  const chart = <div className="rf-trade-main">{props.chart}</div>;
+  const book = <div className="rf-trade-book">{props.book}</div>;
+  const panel = <div className="rf-trade-panel">{props.panel}</div>;
+  const account = <div className="rf-trade-account">{props.account}</div>;
+  const frame = (columns: ReactNode, isStatic: boolean) => (
+    <div className={isStatic ? 'rf-trade rf-trade--desktop rf-trade--static' : 'rf-trade rf-trade--desktop'} data-contract={props.contract} data-layout-owner={owner}>
+      {props.head}
+      <div className="rf-tl-columns">{columns}</div>
+    </div>
+  );
   // Without ResizeObserver (jsdom in unit tests) the panels library cannot measure: the same
   // panels at their default sizes, not resizable.
   if (typeof ResizeObserver === 'undefined') {
-    return (
-      <div className="rf-trade rf-trade--desktop rf-trade--static" data-contract={props.contract} data-layout-owner={owner}>
-        {props.head}
-        <div className="rf-tl-columns">
-          <div className="rf-trade-main">{props.chart}</div>
-          <div className="rf-trade-book">{props.book}</div>
-          <div className="rf-trade-panel">{props.panel}</div>
-          <div className="rf-trade-account">{props.account}</div>
-        </div>
-      </div>
+    return frame(
+      <>
+        {chart}
+        {book}
+        {panel}
+        {account}
+      </>,
+      true,
     );
   }
-  return (
-    <div className="rf-trade rf-trade--desktop" data-contract={props.contract} data-layout-owner={owner}>
-      {props.head}
-      <div className="rf-tl-columns">
-        <Group key={`columns:${owner}`} id="trade-columns" orientation="horizontal" defaultLayout={saved.columns} onLayoutChanged={remember('columns')}>
-          <Panel id="tl-left" minSize={760}>
-            <Group key={`rows:${owner}`} id="trade-rows" orientation="vertical" defaultLayout={saved.rows} onLayoutChanged={remember('rows')}>
-              <Panel id="tl-market" defaultSize="66" minSize={380}>
-                <Group key={`market:${owner}`} id="trade-market" orientation="horizontal" defaultLayout={saved.market} onLayoutChanged={remember('market')}>
-                  <Panel id="tl-chart" minSize={440}>
-                    <div className="rf-trade-main">{props.chart}</div>
-                  </Panel>
-                  <Separator id="sep-book" className="rf-tl-sep" aria-label={t('resizeBook')} />
-                  <Panel id="tl-book" defaultSize={300} minSize={240} maxSize={520} groupResizeBehavior="preserve-pixel-size">
-                    <div className="rf-trade-book">{props.book}</div>
-                  </Panel>
-                </Group>
+  return frame(
+    <Group key={`columns:${owner}`} id="trade-columns" orientation="horizontal" defaultLayout={saved.columns} onLayoutChanged={remember('columns')}>
+      <Panel id="tl-left" minSize={760}>
+        <Group key={`rows:${owner}`} id="trade-rows" orientation="vertical" defaultLayout={saved.rows} onLayoutChanged={remember('rows')}>
+          <Panel id="tl-market" defaultSize="66" minSize={380}>
+            <Group key={`market:${owner}`} id="trade-market" orientation="horizontal" defaultLayout={saved.market} onLayoutChanged={remember('market')}>
+              <Panel id="tl-chart" minSize={440}>
+                {chart}
               </Panel>
-              <Separator id="sep-account" className="rf-tl-sep rf-tl-sep--row" aria-label={t('resizeAccount')} />
-              <Panel id="tl-account" minSize={200}>
-                <div className="rf-trade-account">{props.account}</div>
+              <Separator id="sep-book" className="rf-tl-sep" aria-label={t('resizeBook')} />
+              <Panel id="tl-book" defaultSize={300} minSize={240} maxSize={520} groupResizeBehavior="preserve-pixel-size">
+                {book}
               </Panel>
             </Group>
           </Panel>
-          <Separator id="sep-order" className="rf-tl-sep" aria-label={t('resizeOrder')} />
-          <Panel id="tl-order" defaultSize={320} minSize={280} maxSize={460} groupResizeBehavior="preserve-pixel-size">
-            <div className="rf-trade-panel">{props.panel}</div>
+          <Separator id="sep-account" className="rf-tl-sep rf-tl-sep--row" aria-label={t('resizeAccount')} />
+          <Panel id="tl-account" minSize={200}>
+            {account}
           </Panel>
         </Group>
-      </div>
-    </div>
+      </Panel>
+      <Separator id="sep-order" className="rf-tl-sep" aria-label={t('resizeOrder')} />
+      <Panel id="tl-order" defaultSize={320} minSize={280} maxSize={460} groupResizeBehavior="preserve-pixel-size">
+        {panel}
+      </Panel>
+    </Group>,
+    false,
   );
 }
