@@ -77,7 +77,8 @@ export function CopyTraderScreen() {
         <dl className="cp-figures">
           {figures.map(([k, v, c]) => <div key={k}><dt>{t(k)}</dt><dd className={`rf-num ${c}`}>{v}</dd></div>)}
         </dl>
-        <Sparkline series={tr.series} label={t('chartLabel', { name: tr.nickname })} width={640} height={120} />
+        <p className="cp-chart-title">{t('chartTitle')}</p>
+        {tr.series.length < 2 ? <EmptyState text={t('chartEmpty')} /> : <Sparkline series={tr.series} label={t('chartLabel', { name: tr.nickname })} width={640} height={140} fluid />}
       </section>
       <section className="cp-card" aria-labelledby={`${hid}-pos`}>
         <h2 id={`${hid}-pos`}>{t('positionsTitle')}</h2>

@@ -37,6 +37,15 @@ export function usdt(s: string): string {
   return shown(s).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
+/** Where {@link sparkPoints} puts the value 0 (y in the same box), or null when 0 is outside the values' range or the line is flat. */
+export function sparkZeroY(values: readonly number[], h: number, pad = 2): number | null {
+  if (values.length === 0) return null;
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  if (max === min || min > 0 || max < 0) return null;
+  return pad + (h - 2 * pad) * (max / (max - min));
+}
+
 /** Points of an SVG polyline for `values` in a `w`×`h` box (flat line when all equal). */
 export function sparkPoints(values: readonly number[], w: number, h: number, pad = 2): string {
   if (values.length === 0) return '';
