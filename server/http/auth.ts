@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Code } from '../../src/protocol/envelope.ts';
 import type { Db } from '../db/connection.ts';
-import { findActiveSession } from '../db/repos/sessions.ts';
-import { findUserById } from '../db/repos/users.ts';
+import { findActiveSessionUser } from '../db/repos/sessions.ts';
 import type { UserRow } from '../db/schema.ts';
 import { hashToken, tokenFromHeader } from '../services/tokens.ts';
 import { reject, SERVER_MSG } from './errors.ts';
@@ -23,11 +22,9 @@ export interface AuthContext {
 export async function resolveToken(db: Db, rawToken: string | undefined, now: number): Promise<AuthContext | undefined> {
   const token = tokenFromHeader(rawToken);
   if (!token) return undefined;
-  const session = await findActiveSession(db, hashToken(token), now);
-  if (!session) return undefined;
-  const user = await findUserById(db, session.user_id);
-  if (!user || user.role !== 'user') return undefined;
-  return { user, sessionId: session.id, expiresAt: session.expires_at };
+  const found = await findActiveSessionUser(db, hashToken(token), now);
+  if (!found || found.user.role !== 'user') return undefined;
+  return found;
 }
 
 /**
