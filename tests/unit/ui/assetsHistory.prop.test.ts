@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fillsQuery, ledgerQuery, LEDGER_ENTRY_TYPES, ORDER_KINDS, ordersQuery } from '../../../src/protocol/trading.ts';
-import { dayEndMs, dayStartMs, historyRequest, ORDER_TABS, type HistoryFilters } from '../../../src/ui/screens/orders/historyQuery.ts';
+import { dayEndMs, dayStartMs } from '../../../src/format/date.ts';
+import { historyRequest, ORDER_TABS, type HistoryFilters } from '../../../src/ui/screens/orders/historyQuery.ts';
 
 const day = fc.date({ min: new Date(2000, 0, 1), max: new Date(2099, 11, 31), noInvalidDate: true }).map(
   (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`,

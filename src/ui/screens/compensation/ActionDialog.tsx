@@ -10,7 +10,7 @@ import { PRODUCT_NAME } from '../../../protocol/user.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { formatCoinAmount } from '../assets/money.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { boostedDays, remainingOf } from './compensationModel.ts';
 import { useUsableVouchers } from './useCompensationData.ts';
 import type { ScreenSend } from '../../hooks/useScreenActor.ts';

@@ -6,7 +6,7 @@ import { actionOf } from '../../../protocol/compensation.ts';
 import type { CompensationAction, CompensationOrder } from '../../../protocol/compensation.ts';
 import { Button } from '../../components/Button.tsx';
 import { formatUsdtDisplay } from '../assets/money.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { paidPercent } from './compensationModel.ts';
 
 const usdt = formatUsdtDisplay;

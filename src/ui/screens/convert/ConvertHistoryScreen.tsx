@@ -10,7 +10,7 @@ import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { dayEndMs, dayStartMs, formatDateTime } from '../orders/historyQuery.ts';
+import { dayEndMs, dayStartMs, formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
 import '../orders/orders.css';
 import '../wallet/wallet.css';

@@ -12,7 +12,7 @@ import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { FOLLOW, UNFOLLOW } from './CopyScreen.tsx';
 import { pct, signedUsdt, trendClass, usdt } from './copyModel.ts';
 import { FollowDialog } from './FollowDialog.tsx';

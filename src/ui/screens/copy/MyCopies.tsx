@@ -9,7 +9,7 @@ import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import type { ScreenSend } from '../../hooks/useScreenActor.ts';
 import type { unfollowMachine } from '../../../machines/copyMachines.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { copyMsg, signedUsdt, trendClass, usdt } from './copyModel.ts';
 import { useMyCopyOrders, useMyCopyPositions, useMyFollows } from './useCopyData.ts';
 

@@ -15,7 +15,7 @@ import { totalEquityUsd, walletSummaries } from '../assets/assetsModel.ts';
 import { WalletActions } from '../assets/AssetsFrame.tsx';
 import { formatFiat } from '../assets/money.ts';
 import { apiPath, useBalances, useCoinPrices, useCurrency } from '../assets/useAccountData.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { DASHBOARD_PATHS, type DashboardSummary } from '../../../protocol/help.ts';
 import type { WalletType } from '../../../protocol/trading.ts';
 import { DASHBOARD_CARDS } from './cards.tsx';

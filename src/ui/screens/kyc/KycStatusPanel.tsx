@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { KycStatusDto, KycSubmissionSummary } from '../../../protocol/kyc.ts';
 import { parseLang } from '../../i18n/languages.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { countryName, kycText } from './kycText.ts';
 
 /** What was submitted (number masked by the server, never the photos), as a definition list. */

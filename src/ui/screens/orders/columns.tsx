@@ -4,7 +4,7 @@ import { formatNumber, trendOf } from '../../../format/number.ts';
 import type { Fill, LedgerEntry, Order } from '../../../protocol/trading.ts';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { formatCoinAmount } from '../assets/money.ts';
-import { formatDateTime } from './historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 
 /**
  * Column definitions per tab. The same definitions render the desktop table and the phone card

@@ -8,7 +8,7 @@ import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { InviteQr } from './InviteQr.tsx';
 import { absoluteLink, useInvitees, useReferralSummary } from './useReferral.ts';

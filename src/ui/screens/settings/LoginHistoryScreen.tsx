@@ -8,7 +8,7 @@ import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 
 /** Rows per page of the login history. */
 export const HISTORY_PAGE_SIZE = 10;

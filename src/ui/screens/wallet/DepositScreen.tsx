@@ -13,7 +13,7 @@ import { Button } from '../../components/Button.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { useDepositActor } from './useDepositActor.ts';
 import { useLiveRows } from './useLiveRows.ts';
 import { CoinNetworkPickers } from './WalletPickers.tsx';

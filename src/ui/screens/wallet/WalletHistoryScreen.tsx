@@ -11,7 +11,7 @@ import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { dayEndMs, dayStartMs, formatDateTime } from '../orders/historyQuery.ts';
+import { dayEndMs, dayStartMs, formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { HistoryStatus } from './StatusChip.tsx';
 import '../orders/orders.css';

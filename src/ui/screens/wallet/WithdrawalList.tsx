@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
-import { formatDateTime } from '../orders/historyQuery.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { WithdrawalStatusChip } from './StatusChip.tsx';
 import { useLiveRows } from './useLiveRows.ts';
 import { walletText } from './walletModel.ts';
