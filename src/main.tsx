@@ -4,7 +4,7 @@ import { createBrowserRouter } from 'react-router-dom';
 import { loadBrowserReplay } from './core/replay/browserReplay.ts';
 import { createRecordedCore } from './core/replay/record.ts';
 import { APP_VERSION } from './core/supportBundle.ts';
-import { createBrowserPorts } from './ports/index.ts';
+import { createBrowserPorts, onPageLifecycle } from './ports/index.ts';
 import { App } from './ui/app/App.tsx';
 import { buildRoutes } from './ui/app/routes.tsx';
 import type { ShellEnv } from './ui/hooks/useShellEnv.ts';
@@ -48,6 +48,8 @@ if (replay) {
 } else if (recorded) {
   recorded.recordRoute(router.state.location.pathname + router.state.location.search);
   router.subscribe((st) => recorded.recordRoute(st.location.pathname + st.location.search));
+  // A tab back from the background (or the network back) restarts stale sockets: src/core/pageWake.ts.
+  onPageLifecycle(document, window, core.wake);
 }
 
 const rootEl = document.getElementById('root');

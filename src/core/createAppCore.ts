@@ -21,6 +21,7 @@ import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts';
 import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
 import { createViewState, type ViewStateStore, type ViewValues } from './viewState.ts';
+import { createPageWake, type PageWake } from './pageWake.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -58,6 +59,8 @@ export interface AppCore {
   tradeLayout: TradeLayoutStore;
   /** View state as intents: tabs, filters, pages, chart settings, open dialogs (src/core/viewState.ts). */
   view: ViewStateStore;
+  /** Page hidden / visible / online, reported by the shell: restarts stale sockets (src/core/pageWake.ts). */
+  wake: PageWake;
   /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
   state(): CoreState;
   /** Invariant violations visible in the streams now. */
@@ -267,6 +270,14 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     positionPrefs,
     tradeLayout,
     view,
+    // `market.send` / `user.send` are looked up at call time: a recording core has wrapped them, so the restarts are logged as intents.
+    wake: createPageWake({
+      now: () => clock.now(),
+      restart: () => {
+        market.send({ type: 'socket.reconnectNow' });
+        user.send({ type: 'socket.reconnectNow' });
+      },
+    }),
     state() {
       const m = streams.market.state();
       const u = streams.user.state();

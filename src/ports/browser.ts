@@ -168,3 +168,26 @@ export function createBrowserPorts(options: BrowserPortsOptions = {}): Ports {
     random: browserRandom,
   };
 }
+
+/** What the page lifecycle reports (the core's `wake`, src/core/pageWake.ts). */
+export interface PageLifecycleHandlers {
+  hidden(): void;
+  visible(): void;
+  online(): void;
+}
+
+/**
+ * Reports the page's visibility changes and the browser coming back online to `handlers` (the live
+ * composition root only: a replay gets the resulting intents from its log). Returns the unsubscribe.
+ */
+export function onPageLifecycle(doc: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>, win: Pick<Window, 'addEventListener' | 'removeEventListener'>, handlers: PageLifecycleHandlers): () => void {
+  const onVisibility = () => (doc.visibilityState === 'hidden' ? handlers.hidden() : handlers.visible());
+  const onOnline = () => handlers.online();
+  doc.addEventListener('visibilitychange', onVisibility);
+  win.addEventListener('online', onOnline);
+  if (doc.visibilityState === 'hidden') handlers.hidden();
+  return () => {
+    doc.removeEventListener('visibilitychange', onVisibility);
+    win.removeEventListener('online', onOnline);
+  };
+}

@@ -11,9 +11,10 @@ export {
   createBrowserPorts,
   createBrowserSocket,
   createBrowserStorage,
+  onPageLifecycle,
   resolveSocketUrl,
 } from './browser.ts';
-export type { BrowserHttpOptions, BrowserPortsOptions, BrowserSocketOptions } from './browser.ts';
+export type { BrowserHttpOptions, BrowserPortsOptions, BrowserSocketOptions, PageLifecycleHandlers } from './browser.ts';
 export {
   createRecordingPorts,
   recordingClock,
