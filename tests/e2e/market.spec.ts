@@ -108,6 +108,47 @@ test.describe('market overview (1440x900)', () => {
     await expectPricesToMove(page, frozen);
   });
 
+  test('a tab back after 10 s in the background reconnects at once; back online skips the 10 s wait', async ({ page }) => {
+    const routes: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
+      ws.connectToServer();
+      routes.push(ws);
+    });
+    await startEnglish(page, '/market');
+    const conn = page.getByTestId('market-conn');
+    await expect(conn).toHaveText('Live', { timeout: 15_000 });
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate((st) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => st });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+
+    // Hidden for less than 10 s: the socket is kept.
+    const before = routes.length;
+    await setVisibility('hidden');
+    await page.waitForTimeout(2_000);
+    await setVisibility('visible');
+    await page.waitForTimeout(1_000);
+    expect(routes.length).toBe(before);
+
+    // Hidden for 10 s or more: a new socket at once (fresh snapshots), prices move on it.
+    await setVisibility('hidden');
+    await page.waitForTimeout(10_500);
+    await setVisibility('visible');
+    await expect.poll(() => routes.length, { timeout: 3_000 }).toBe(before + 1);
+    await expect(conn).toHaveText('Live', { timeout: 5_000 });
+    await expectPricesToMove(page, await listPrices(page));
+
+    // Dropped, then the browser reports the network back: reconnects without waiting 10 s.
+    await routes[routes.length - 1]?.close({ code: 1006, reason: 'test drop' });
+    await expect(conn).toHaveText('Reconnecting…');
+    const dropped = Date.now();
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect(conn).toHaveText('Live', { timeout: 5_000 });
+    expect(Date.now() - dropped).toBeLessThan(8_000);
+    expect(routes.length).toBe(before + 2);
+  });
+
   test('a row opens the trade screen of its kind', async ({ page }) => {
     await startEnglish(page, '/market');
     const first = page.getByTestId('market-table').locator('tbody tr[data-symbol]').first();
