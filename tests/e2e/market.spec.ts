@@ -1,4 +1,4 @@
-import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
+import { expect, test, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
 
 /**
  * Live market data on Home and Market against the real server and built app: every instrument
@@ -23,6 +23,22 @@ async function startEnglish(page: Page, path: string, theme: 'dark' | 'light' = 
     localStorage.setItem('theme', th);
   }, theme);
   await page.goto(path);
+}
+
+/**
+ * /market in English with every market socket proxied by Playwright to the real server (`routes`,
+ * one per connection, so a test can drop one), once the connection badge says Live.
+ */
+async function liveMarketThroughProxy(page: Page): Promise<{ routes: WebSocketRoute[]; conn: Locator }> {
+  const routes: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
+    ws.connectToServer();
+    routes.push(ws);
+  });
+  await startEnglish(page, '/market');
+  const conn = page.getByTestId('market-conn');
+  await expect(conn).toHaveText('Live', { timeout: 15_000 });
+  return { routes, conn };
 }
 
 async function symbols(page: Page): Promise<SymbolDto[]> {
@@ -85,14 +101,7 @@ test.describe('market overview (1440x900)', () => {
   });
 
   test('a dropped market socket shows Reconnecting…, reconnects within ~10 s and prices move again', async ({ page }) => {
-    const routes: WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
-      ws.connectToServer();
-      routes.push(ws);
-    });
-    await startEnglish(page, '/market');
-    const conn = page.getByTestId('market-conn');
-    await expect(conn).toHaveText('Live', { timeout: 15_000 });
+    const { routes, conn } = await liveMarketThroughProxy(page);
     await expectPricesToMove(page, await listPrices(page));
 
     const dropped = routes.length;
@@ -109,14 +118,7 @@ test.describe('market overview (1440x900)', () => {
   });
 
   test('a tab back after 10 s in the background reconnects at once; back online skips the 10 s wait', async ({ page }) => {
-    const routes: WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
-      ws.connectToServer();
-      routes.push(ws);
-    });
-    await startEnglish(page, '/market');
-    const conn = page.getByTestId('market-conn');
-    await expect(conn).toHaveText('Live', { timeout: 15_000 });
+    const { routes, conn } = await liveMarketThroughProxy(page);
     const setVisibility = (state: 'hidden' | 'visible') =>
       page.evaluate((st) => {
         Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => st });
