@@ -563,7 +563,7 @@ export const trade = defineResources({
     iv_1d: "1日",
     iv_1w: "1週",
     iv_1M: "1ヶ月",
-    indicators: "インジケーター",
+    indicators: "指標",
     mainIndicators: "メインチャート",
     subIndicators: "サブチャート",
     none: "なし",
