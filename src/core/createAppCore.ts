@@ -59,7 +59,7 @@ export interface AppCore {
   tradeLayout: TradeLayoutStore;
   /** View state as intents: tabs, filters, pages, chart settings, open dialogs (src/core/viewState.ts). */
   view: ViewStateStore;
-  /** Page hidden / visible / online, reported by the shell: restarts stale sockets (src/core/pageWake.ts). */
+  /** Page hidden / visible / online, reported by src/main.tsx: restarts stale sockets (src/core/pageWake.ts). */
   wake: PageWake;
   /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
   state(): CoreState;

@@ -7,8 +7,8 @@
  * snapshots), the user socket authenticates again and the account screens and candles refetch as on
  * any reconnect.
  *
- * The React shell reports `visibilitychange` and `online`; the hidden time is measured on the core's
- * clock. The restarts are sent as `socket.reconnectNow` intents, so a recording logs them as
+ * The live composition root (src/main.tsx) reports `visibilitychange` and `online` through
+ * onPageLifecycle (src/ports/browser.ts); the hidden time is measured on the core's clock. The restarts are sent as `socket.reconnectNow` intents, so a recording logs them as
  * `ui.intent` and a replay reproduces them without any page events.
  */
 export const WAKE_AFTER_HIDDEN_MS = 10_000;
