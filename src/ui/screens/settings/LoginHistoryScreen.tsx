@@ -13,7 +13,6 @@ import { formatDateTime } from '../../../format/date.ts';
 /** Rows per page of the login history. */
 export const HISTORY_PAGE_SIZE = 10;
 
-
 type Load = { status: 'loading' } | { status: 'error'; msg: string } | { status: 'ready'; page: Page<LoginRecord> };
 
 /**

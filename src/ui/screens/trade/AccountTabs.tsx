@@ -16,17 +16,11 @@ import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useViewState } from '../../hooks/useViewState.ts';
 import { CloseAllDialog, CloseDialog, EditOrderDialog, TpslDialog } from './PositionDialogs.tsx';
 import type { TradingAccount } from './useTradingAccount.ts';
+import { formatDateTime } from '../../../format/date.ts';
 
 export const ACCOUNT_TABS = ['positions', 'openOrders', 'orderHistory', 'tradeHistory', 'transactions'] as const;
 export type AccountTab = (typeof ACCOUNT_TABS)[number];
 const TABS: readonly AccountTab[] = ['positions', 'openOrders', 'orderHistory', 'tradeHistory', 'transactions'];
-
-/** Date and time of a unix-ms instant in the viewer's zone: 2026-01-15 10:20:30. */
-export function dateTime(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}
 
 /**
  * The tables below the chart: positions (close, edit TP/SL), open orders (cancel), order
@@ -207,7 +201,7 @@ export function AccountTabs({
               {empty(account.openOrders.length, 8)}
               {account.openOrders.map((o) => (
                 <tr key={o.id} data-testid="open-order-row">
-                  <td>{dateTime(o.createdAt)}</td>
+                  <td>{formatDateTime(o.createdAt)}</td>
                   <td>{o.symbol}</td>
                   <td>{kindText(o.kind)}</td>
                   <td className={o.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(o.side)}</td>
@@ -242,7 +236,7 @@ export function AccountTabs({
               {empty(account.orderHistory.length, 10)}
               {account.orderHistory.map((o) => (
                 <tr key={o.id} data-testid="order-history-row">
-                  <td>{dateTime(o.createdAt)}</td>
+                  <td>{formatDateTime(o.createdAt)}</td>
                   <td>{o.symbol}</td>
                   <td>{kindText(o.kind)}</td>
                   <td className={o.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(o.side)}</td>
@@ -271,7 +265,7 @@ export function AccountTabs({
               {empty(account.fills.length, 7)}
               {account.fills.map((f) => (
                 <tr key={f.id} data-testid="trade-history-row">
-                  <td>{dateTime(f.time)}</td>
+                  <td>{formatDateTime(f.time)}</td>
                   <td>{f.symbol}</td>
                   <td className={f.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(f.side)}</td>
                   <td className="rf-num">{formatNumber(f.price, pp(f.symbol))}</td>
@@ -297,7 +291,7 @@ export function AccountTabs({
               {empty(account.ledger.length, 5)}
               {account.ledger.map((l) => (
                 <tr key={l.id} data-testid="transaction-row" data-type={l.type}>
-                  <td>{dateTime(l.time)}</td>
+                  <td>{formatDateTime(l.time)}</td>
                   <td>{t(`ledger_${l.type}`, { defaultValue: l.type })}</td>
                   <td>{l.symbol || '--'}</td>
                   <td className={`rf-num ${Number(l.amount) >= 0 ? 'rf-up' : 'rf-down'}`}>
