@@ -1,3 +1,5 @@
+import { ORDER_RATE_RULES } from '../../src/protocol/orderRateLimit.ts';
+
 /**
  * A sliding-window counter driven by the caller's clock (no timers, no dependency), so tests
  * move time with the injected clock.
@@ -92,6 +94,10 @@ export interface RateLimits {
   loginFailuresPerAccount: Limiter;
   /** sendMailCode: 5 per 10 minutes per IP. */
   mailPerIp: Limiter;
+  /** Order commands: 300 per 10 s per account (src/protocol/orderRateLimit.ts). */
+  ordersPer10s: Limiter;
+  /** Order commands: 1 200 per minute per account. */
+  ordersPerMinute: Limiter;
 }
 
 /** The rules of docs/API.md: budget per window (before RATE_LIMIT_SCALE). */
@@ -99,11 +105,28 @@ export const RATE_RULES = {
   loginPerIp: { limit: 10, windowMs: 60_000 },
   loginFailuresPerAccount: { limit: 5, windowMs: 15 * 60_000 },
   mailPerIp: { limit: 5, windowMs: 10 * 60_000 },
+  ...ORDER_RATE_RULES,
 } as const;
 
 /** Builds every rule's limiter with `make` (default: in-process sliding windows). */
 export function createRateLimits(scale = 1, make: (name: keyof RateLimits, limit: number, windowMs: number) => Limiter = (_n, limit, windowMs) => new SlidingWindowLimiter(limit, windowMs)): RateLimits {
   const n = (base: number) => Math.max(1, Math.round(base * scale));
   const of = (name: keyof RateLimits): Limiter => make(name, n(RATE_RULES[name].limit), RATE_RULES[name].windowMs);
-  return { loginPerIp: of('loginPerIp'), loginFailuresPerAccount: of('loginFailuresPerAccount'), mailPerIp: of('mailPerIp') };
+  return {
+    loginPerIp: of('loginPerIp'), loginFailuresPerAccount: of('loginFailuresPerAccount'), mailPerIp: of('mailPerIp'),
+    ordersPer10s: of('ordersPer10s'), ordersPerMinute: of('ordersPerMinute'),
+  };
+}
+
+/**
+ * Counts one order command of `userId` against both order windows. Both are checked before either
+ * records, so a refused command costs no budget. Returns the window that refused (its limit and
+ * length, for the message), or null when the command may go on.
+ */
+export async function hitOrderLimits(limits: Pick<RateLimits, 'ordersPer10s' | 'ordersPerMinute'>, userId: number, now: number): Promise<Limiter | null> {
+  const key = String(userId);
+  for (const l of [limits.ordersPer10s, limits.ordersPerMinute]) if (!(await l.allows(key, now))) return l;
+  await limits.ordersPer10s.record(key, now);
+  await limits.ordersPerMinute.record(key, now);
+  return null;
 }

@@ -10,6 +10,7 @@ import type { Db } from '../../server/db/connection.ts';
 import type { DialectName } from '../../server/db/migrations.ts';
 import { latestMails } from '../../server/db/repos/mailCodes.ts';
 import { seedDemo } from '../../server/db/seed.ts';
+import { OPERATOR_HEADER } from '../../server/http/operator.ts';
 import { createRateLimits, SlidingWindowLimiter } from '../../server/http/rateLimit.ts';
 import type { RateLimits } from '../../server/http/rateLimit.ts';
 import type { Envelope } from '../../src/protocol/envelope.ts';
@@ -29,12 +30,17 @@ export class ManualClock {
 /** 2026-01-01T00:00:00Z: far from any TOTP step boundary issue, and fixed. */
 export const T0 = Date.UTC(2026, 0, 1);
 
+/** The operator token every harness server is started with; `call` sends it on /dev/* paths. */
+export const TEST_OPERATOR_TOKEN = 'test-operator-token-0123456789abcdef0123456789abcdef';
+
 /** Limits high enough that functional tests never meet them; rate-limit tests use `createRateLimits()`. */
 export function relaxedLimits(): RateLimits {
   return {
     loginPerIp: new SlidingWindowLimiter(10_000, 60_000),
     loginFailuresPerAccount: new SlidingWindowLimiter(10_000, 60_000),
     mailPerIp: new SlidingWindowLimiter(10_000, 60_000),
+    ordersPer10s: new SlidingWindowLimiter(1_000_000, 10_000),
+    ordersPerMinute: new SlidingWindowLimiter(1_000_000, 60_000),
   };
 }
 
@@ -59,6 +65,8 @@ export interface HarnessOptions {
   plugins?: FastifyPluginAsync[];
   /** PostgreSQL only: serve another harness's database (its `dbUrl`) through a pool of this server's own, as a second process would. */
   shareDatabase?: string;
+  /** Listen address (default 127.0.0.1); '0.0.0.0' lets a test call in from a non-loopback address. */
+  listenHost?: string;
 }
 
 /**
@@ -69,13 +77,13 @@ export interface HarnessOptions {
  */
 export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-server-'));
-  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, ...opts.config };
+  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, operatorToken: TEST_OPERATOR_TOKEN, ...opts.config };
   const testDb = opts.shareDatabase ? sharedTestDb(opts.shareDatabase) : await openTestDb(dataDir);
   const { db } = testDb;
   const clock = new ManualClock(T0);
   if (opts.seed) await seedDemo(db, clock.now());
   const app = buildApp({ db, clock, config, limits: opts.limits ?? relaxedLimits(), plugins: opts.plugins ?? [] });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: opts.listenHost ?? '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return {
     app,
@@ -103,12 +111,15 @@ export interface CallOptions {
   token?: string;
   headers?: Record<string, string>;
   contentType?: string;
+  /** Send the operator token (x-operator-token); default: on for /dev/* paths, as the operator commands do. */
+  operator?: boolean;
 }
 
 /** One HTTP call; asserts nothing, returns the parsed envelope plus the raw response. */
 export async function call<T = unknown>(h: Harness, path: string, o: CallOptions = {}): Promise<Envelope<T> & { res: Response }> {
   const headers: Record<string, string> = { Client: 'web', ...o.headers };
   if (o.token) headers.Authorization = o.token;
+  if ((o.operator ?? path.startsWith('/dev/')) && h.config.operatorToken) headers[OPERATOR_HEADER] ??= h.config.operatorToken;
   let body: BodyInit | undefined;
   if (o.form) {
     body = new URLSearchParams(o.form).toString();

@@ -43,11 +43,13 @@ export async function startEngineServer(opts: {
   source: ControlledMarketSource;
   bus: UserEventBus;
   config?: NonNullable<Parameters<typeof startServer>[0]>['config'];
+  limits?: NonNullable<Parameters<typeof startServer>[0]>['limits'];
   also?: (app: FastifyInstance, engine: TradingEngine) => Promise<void>;
 }): Promise<{ h: Harness; engine: TradingEngine }> {
   let engine: TradingEngine | null = null;
   const h = await startServer({
     ...(opts.config ? { config: opts.config } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
     plugins: [
       async (app) => {
         await app.register(userSocketPlugin, {
