@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 
 function chromiumPath(): string {
   try {
@@ -10,6 +11,10 @@ function chromiumPath(): string {
 }
 
 const port = Number(process.env.E2E_PORT ?? 8199);
+
+// The operator credential of the test server (docs/SECURITY.md): set once here, in the runner, so
+// the tests send it to the /api/dev routes (tests/e2e/operator.ts).
+process.env.OPERATOR_TOKEN ??= randomBytes(32).toString('hex');
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -35,6 +40,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), DATA_DIR: `.test-data/e2e-${port}`, FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50' },
+    env: { PORT: String(port), DATA_DIR: `.test-data/e2e-${port}`, FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50', OPERATOR_TOKEN: process.env.OPERATOR_TOKEN },
   },
 });

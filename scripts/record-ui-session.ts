@@ -1,4 +1,5 @@
 import { execSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { openReplayPage } from '../replay/replayPage.ts';
 import { liveShot, MAX_DIFF_RATIO, replayShotAt, seqAtWall, SHOT_CONTEXT, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { OPERATOR_HEADER } from '../server/http/operator.ts';
 import { dbFile, openDb } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrations.ts';
 import { latestMails } from '../server/db/repos/mailCodes.ts';
@@ -71,7 +73,7 @@ interface UiServer {
  */
 async function startUiServer(controlled: boolean): Promise<UiServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-record-ui-'));
-  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100 };
+  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100, operatorToken: RECORDER_OPERATOR_TOKEN };
   const db = openDb({ filename: dbFile(dataDir) });
   await migrateToLatest(db);
   const clock = { now: () => Date.now() };
@@ -218,8 +220,11 @@ interface Account {
 }
 
 /** One call to the recorder's server outside the recording (setup and "the other side": reviewers, time). */
+/** The in-process server's operator token (its /dev/* routes need it, server/http/operator.ts). */
+const RECORDER_OPERATOR_TOKEN = randomBytes(32).toString('hex');
+
 async function api<T>(server: UiServer, path: string, body?: unknown, token?: string): Promise<T> {
-  const headers: Record<string, string> = { Client: 'web', ...(token ? { Authorization: token } : {}) };
+  const headers: Record<string, string> = { Client: 'web', ...(token ? { Authorization: token } : {}), ...(path.startsWith('/dev/') ? { [OPERATOR_HEADER]: RECORDER_OPERATOR_TOKEN } : {}) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${server.base}/api${path}`, { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const env = (await res.json()) as { code: number; msg: string; data: T };

@@ -65,6 +65,25 @@ export interface ServerConfig {
    * proxy addresses/CIDRs to trust. Absent in a config object = false.
    */
   trustProxy?: TrustProxy;
+  /**
+   * The operator credential (server/http/operator.ts, docs/SECURITY.md): OPERATOR_TOKEN, at least
+   * 32 characters. Null here means "not from the environment": server.ts then reads or creates
+   * DATA_DIR/operator.token. A config that stays null serves no operator route (401).
+   */
+  operatorToken: string | null;
+  /** OPERATOR_REMOTE=1: operator routes also answer non-loopback clients (still with the token). */
+  operatorRemote: boolean;
+}
+
+/** OPERATOR_TOKEN shorter than this refuses to start. */
+export const OPERATOR_TOKEN_MIN_LENGTH = 32;
+
+/** OPERATOR_TOKEN, trimmed; null when unset; throws when shorter than {@link OPERATOR_TOKEN_MIN_LENGTH}. */
+export function parseOperatorToken(value: string | undefined): string | null {
+  const v = value?.trim() ?? '';
+  if (v === '') return null;
+  if (v.length < OPERATOR_TOKEN_MIN_LENGTH) throw new Error(`OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 32)`);
+  return v;
 }
 
 /** Fastify's `trustProxy` values that TRUST_PROXY can select. */
@@ -129,6 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     passwordHashLogN: DEFAULT_SCRYPT_LOG_N,
     rateLimitScale: rateLimitScale(env.RATE_LIMIT_SCALE),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    operatorToken: parseOperatorToken(env.OPERATOR_TOKEN),
+    operatorRemote: flag(env.OPERATOR_REMOTE, false),
   };
 }
 

@@ -1,4 +1,5 @@
 import { loadConfig } from './config.ts';
+import { loadOrCreateOperatorToken, OPERATOR_HEADER } from './http/operator.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrations.ts';
@@ -17,6 +18,18 @@ import { tradingEngineOf } from './trading/wiring.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The operator credential (docs/SECURITY.md): OPERATOR_TOKEN, else DATA_DIR/operator.token (created once, shown once).
+  let operatorNote: string[] = [];
+  if (config.operatorToken === null && config.exposeOutbox) {
+    const op = loadOrCreateOperatorToken(config.dataDir);
+    config.operatorToken = op.token;
+    operatorNote = op.created
+      ? [`  Operator token (created in ${op.file}, mode 0600; shown only this once): ${op.token}`, `  Operator commands (npm run wallet, kyc, copy, outbox) read it from there; send it as ${OPERATOR_HEADER}.`]
+      : [`  Operator token: ${op.file}`];
+  } else if (config.operatorToken !== null) {
+    operatorNote = ['  Operator token: OPERATOR_TOKEN'];
+  }
+  if (config.operatorRemote) operatorNote.push('  OPERATOR_REMOTE=1: operator routes also answer non-loopback clients (with the token)');
   // ROLE / BROKER_URL (docs/SCALING.md): without them, one process does everything, as always.
   const roleConfig = loadRoleConfig();
   const gateway = roleConfig.role === 'gateway';
@@ -95,6 +108,7 @@ async function main(): Promise<void> {
     config.production ? `  Production mode (${mailNote})` : `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (${mailNote})`,
     `  Data: ${config.dataDir}${dialect === 'postgres' ? ' (database: PostgreSQL)' : ''}${config.serveStatic ? '' : ' (static files off)'}`,
     ...(roleConfig.brokerUrl ? [`  Role: ${roleConfig.role} on broker ${roleConfig.brokerUrl}`] : []),
+    ...(config.exposeOutbox ? operatorNote : []),
     '',
   ];
   console.log(lines.join('\n'));

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { openExistingDatabase } from '../db/connection.ts';
+import { operatorHeadersFor } from '../http/operator.ts';
 import { COPY_MSG, COPY_PATHS } from '../../src/protocol/copy.ts';
 import { transact } from '../db/tx.ts';
 
@@ -26,7 +27,7 @@ async function throughServer(base: string, email: string, decision: 'approve' | 
   try {
     const res = await fetch(`${base}/api${COPY_PATHS.devReview}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Client: 'cli' },
+      headers: { 'Content-Type': 'application/json', Client: 'cli', ...operatorHeadersFor(loadConfig()) },
       body: JSON.stringify(reason === undefined ? { email, decision } : { email, decision, reason }),
       signal: AbortSignal.timeout(3000),
     });

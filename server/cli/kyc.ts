@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openExistingDatabase } from '../db/connection.ts';
+import { operatorHeadersFor } from '../http/operator.ts';
 import { getKycStatus, listKycSubmissions, reviewKyc, userIdByEmail } from '../kyc/service.ts';
 import { KYC_MSG, KYC_PATHS } from '../../src/protocol/kyc.ts';
 import type { KycDecision } from '../../src/protocol/kyc.ts';
@@ -33,7 +34,7 @@ async function reviewThroughServer(base: string, email: string, decision: KycDec
   try {
     const res = await fetch(`${base}/api${KYC_PATHS.devReview}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Client: 'cli' },
+      headers: { 'Content-Type': 'application/json', Client: 'cli', ...operatorHeadersFor(loadConfig()) },
       body: JSON.stringify(reason === undefined ? { email, decision } : { email, decision, reason }),
       signal: AbortSignal.timeout(3000),
     });

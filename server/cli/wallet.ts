@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openExistingDatabase } from '../db/connection.ts';
+import { operatorHeadersFor } from '../http/operator.ts';
 import type { Db } from '../db/connection.ts';
 import { findUserByEmail } from '../db/repos/users.ts';
 import type { FeatureDeps } from '../featureTypes.ts';
@@ -32,12 +33,15 @@ interface Answer<T> {
   data: T;
 }
 
-/** One dev call on the running server; null when no server answers or the dev routes are off (generic 404). */
+/**
+ * One operator call on the running server with the operator token (OPERATOR_TOKEN or
+ * DATA_DIR/operator.token); null when no server answers or the dev routes are off (generic 404).
+ */
 async function viaServer<T>(base: string, method: 'GET' | 'POST', path: string, body?: object): Promise<Answer<T> | null> {
   try {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: body ? { 'Content-Type': 'application/json', Client: 'cli' } : { Client: 'cli' },
+      headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), Client: 'cli', ...operatorHeadersFor(loadConfig()) },
       ...(body ? { body: JSON.stringify(body) } : {}),
       signal: AbortSignal.timeout(3000),
     });

@@ -5,6 +5,7 @@ import { boostBody, claimBody, COMPENSATION_MSG, compensationListQuery, fastForw
 import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { requireOperator } from '../http/operator.ts';
 import type { ActionResult } from './service.ts';
 import { boostCompensation, claimCompensation, fastForward, listCompensation, publishAction, withdrawCompensation } from './service.ts';
 
@@ -59,6 +60,7 @@ export function compensationPlugin(deps: FeatureDeps): FastifyPluginAsync {
     if (app.deps.config.exposeOutbox) {
       await app.register(
         async (r) => {
+          r.addHook('onRequest', requireOperator);
           r.post('/fast-forward', async (req) => {
             const b = parseInput(fastForwardBody, req.body);
             const changed = await fastForward(db, b.email, b.days, clock.now(), bus);

@@ -10,6 +10,7 @@ import { formatMinor, parseMinor } from '../db/money.ts';
 import { pageOf } from '../db/paged.ts';
 import { requireUser, resolveToken } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { requireOperator } from '../http/operator.ts';
 import type { TradingEngine } from '../trading/engine.ts';
 import { tradingEngineOf } from '../trading/wiring.ts';
 import { leadPositions, listTraders, traderFigures } from './figures.ts';
@@ -139,6 +140,7 @@ export function copyPlugin(deps: FeatureDeps, opts: CopyPluginOptions = {}): Fas
     if (app.deps.config.exposeOutbox) {
       await app.register(
         async (r) => {
+          r.addHook('onRequest', requireOperator);
           r.post('/trade', async (req) => {
             const b = parseInput(copyDevTradeBody, req.body);
             await traderRow(b.traderId);

@@ -9,6 +9,7 @@ import { KYC_IMAGE_MAX_BYTES } from '../../src/protocol/user.ts';
 import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { requireOperator } from '../http/operator.ts';
 import { readMultipartSafely } from '../http/multipart.ts';
 import { sniffImage } from '../services/images.ts';
 import type { ImageKind } from '../services/images.ts';
@@ -115,6 +116,7 @@ export function kycPlugin(deps: FeatureDeps): FastifyPluginAsync {
     if (app.deps.config.exposeOutbox) {
       await app.register(
         async (r) => {
+          r.addHook('onRequest', requireOperator);
           r.post('/review', async (req) => {
             const b = parseInput(kycDevReviewBody, req.body);
             const userId = await userIdByEmail(db, b.email);

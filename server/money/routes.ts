@@ -15,6 +15,7 @@ import type { UserRow } from '../db/schema.ts';
 import type { FeatureDeps } from '../featureTypes.ts';
 import { requireUser } from '../http/auth.ts';
 import { parseInput, reject } from '../http/errors.ts';
+import { requireOperator } from '../http/operator.ts';
 import { matchTotpStep } from '../services/totp.ts';
 import { convertHistory, convertPairs, convertQuote, createQuote } from './convert.ts';
 import { depositAddress, depositsPage, ruleOrMessage, sendDeposit } from './deposits.ts';
@@ -138,6 +139,7 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
     if (!app.deps.config.exposeOutbox) return;
     await app.register(
       async (r) => {
+        r.addHook('onRequest', requireOperator);
         r.post('/deposit', async (req) => {
           const b = parseInput(devDepositBody, req.body);
           const rule = ruleOf(b.coin, b.network);

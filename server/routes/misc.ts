@@ -6,10 +6,11 @@ import { outboxQuery } from '../../src/protocol/user.ts';
 import { findAvatar } from '../db/repos/avatars.ts';
 import { latestMails } from '../db/repos/mailCodes.ts';
 import { parseInput, SERVER_MSG } from '../http/errors.ts';
+import { loopbackOrOperator } from '../http/operator.ts';
 
 const AVATAR_NAME = /^[0-9a-f]{32}\.(png|jpg)$/;
 
-/** GET /api/health, GET /api/files/avatars/:name and, when enabled, GET /api/dev/outbox. */
+/** GET /api/health, GET /api/files/avatars/:name and, when enabled, GET /api/dev/outbox (loopback or operator). */
 export const miscRoutes: FastifyPluginAsync = async (app) => {
   app.get('/health', async () => ok({ status: 'ok', time: app.deps.clock.now() }));
 
@@ -23,7 +24,8 @@ export const miscRoutes: FastifyPluginAsync = async (app) => {
   });
 
   if (app.deps.config.exposeOutbox) {
-    app.get('/dev/outbox', async (req) => {
+    // Loopback reads it without a token (README newcomer steps); other clients only as the operator.
+    app.get('/dev/outbox', { onRequest: loopbackOrOperator }, async (req) => {
       const q = parseInput(outboxQuery, req.query);
       return ok(await latestMails(app.deps.db, q.email, q.limit));
     });

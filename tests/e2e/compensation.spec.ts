@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage, themeShots } from './authHelpers.ts';
+import { operatorHeaders } from './operator.ts';
 
 /**
  * The compensation programme end to end (E2E_PORT=8212) with the seeded demo account, against the
@@ -71,7 +72,7 @@ test('demo: claim, boost, fast-forward the payouts, withdraw into the fund accou
   await expect(rows.nth(1)).toContainText('Boosted ×1');
 
   // 30 days later (dev endpoint): every running schedule is paid in full; the page follows the frames
-  const ff = await request.post('/api/dev/compensation/fast-forward', { data: { email: DEMO.email, days: 30 } });
+  const ff = await request.post('/api/dev/compensation/fast-forward', { data: { email: DEMO.email, days: 30 }, headers: operatorHeaders() });
   expect(((await ff.json()) as { code: number }).code).toBe(200);
   const due = (await orders(request, token)).filter((o) => o.status === 'pending');
   expect(due.length).toBeGreaterThanOrEqual(1);

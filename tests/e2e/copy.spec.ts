@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
+import { operatorHeaders } from './operator.ts';
 
 /**
  * Issue 15, copy trading in the browser at 1440x900 and 390x844: a new user copies a simulated
@@ -27,7 +28,7 @@ async function leaderQty(request: APIRequestContext): Promise<number> {
 }
 
 async function traderOrder(request: APIRequestContext): Promise<void> {
-  const res = await request.post('/api/dev/copy/trade', { data: { traderId: AURORA, symbol: 'BTCUSDT', side: 'buy', qty: 0.02, kind: 'marketOpen', leverage: 10 } });
+  const res = await request.post('/api/dev/copy/trade', { data: { traderId: AURORA, symbol: 'BTCUSDT', side: 'buy', qty: 0.02, kind: 'marketOpen', leverage: 10 }, headers: operatorHeaders() });
   const env = (await res.json()) as { code: number; msg: string };
   expect(env.code, env.msg).toBe(200);
 }

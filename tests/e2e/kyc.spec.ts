@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, makePng, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { operatorHeaders } from './operator.ts';
 
 /**
  * Identity verification end to end (E2E_PORT=8211): a fresh user submits real PNGs through the
@@ -14,7 +15,7 @@ const SHOTS = '/tmp/kyc-shots';
 const PASSWORD = 'Passw0rd!';
 
 async function review(request: APIRequestContext, email: string, decision: 'approve' | 'reject', reason?: string): Promise<void> {
-  const res = await request.post('/api/dev/kyc/review', { data: reason === undefined ? { email, decision } : { email, decision, reason } });
+  const res = await request.post('/api/dev/kyc/review', { data: reason === undefined ? { email, decision } : { email, decision, reason }, headers: operatorHeaders() });
   const env = (await res.json()) as { code: number; msg: string };
   expect(env.code, env.msg).toBe(200);
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, lastMailId, mailCode, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { operatorHeaders } from './operator.ts';
 
 /**
  * Money in and out end to end (issue 12; E2E_PORT=8701), at 1440x900 and 390x844: a deposit sent
@@ -19,7 +20,8 @@ mkdirSync(SHOTS, { recursive: true });
 type Env = { code: number; msg: string; data: unknown };
 
 async function api(request: APIRequestContext, method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<Env> {
-  const headers = token ? { Authorization: token } : undefined;
+  // The operator routes (/dev/*) need the operator token (tests/e2e/operator.ts).
+  const headers = { ...(token ? { Authorization: token } : {}), ...(path.startsWith('/dev/') ? operatorHeaders() : {}) };
   const res = method === 'GET' ? await request.get(`/api${path}`, { headers }) : await request.post(`/api${path}`, { data: body ?? {}, headers });
   return (await res.json()) as Env;
 }
