@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
 import type { Actor } from 'xstate';
-import { distinctUntilChanged, filter, Observable, skip, Subject } from 'rxjs';
+import { distinctUntilChanged, filter, map, Observable, skip, Subject } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import { createApiClient } from '../api/client.ts';
 import type { CoreOutput, SessionLogic } from '../machines/sessionMachine.ts';
@@ -194,19 +194,26 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     filter((up) => up),
     skip(1),
   );
+  const marketStreams = createMarketStreams({
+    frames$: marketFrames$,
+    api,
+    clock,
+    log,
+    socket: market,
+    topics: topics$,
+    defer: options.defer,
+    reducers: options.marketReducers,
+    reconnected$: marketReconnected$,
+  });
+  // Positions are valued at the mark of their symbol's ticker (issue 26: live uPnL / margin ratio).
+  const mark$ = (symbol: string) =>
+    marketStreams.ticker$(symbol).pipe(
+      map((t) => t.ticker?.mark ?? null),
+      distinctUntilChanged(),
+    );
   const streams = {
-    market: createMarketStreams({
-      frames$: marketFrames$,
-      api,
-      clock,
-      log,
-      socket: market,
-      topics: topics$,
-      defer: options.defer,
-      reducers: options.marketReducers,
-      reconnected$: marketReconnected$,
-    }),
-    user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer }),
+    market: marketStreams,
+    user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer, mark$ }),
     queries: createLiveQueries({ api, userFrames$, defer: options.defer }),
   };
   user$ = streams.user;

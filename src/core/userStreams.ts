@@ -1,9 +1,10 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscription } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
 import type { ContractKind } from '../protocol/market.ts';
 import type { Balance, Fill, LedgerEntry, Order, Position } from '../protocol/trading.ts';
 import type { BalancesState, PositionsState } from '../streams/accountBooks.ts';
+import { revaluePositions, type LivePosition } from '../streams/positionFigures.ts';
 import { balancesBook, bookState, positionsBook, type AccountBook } from './accountBooks.ts';
 import { tradingApi, type HistoryList, type TradingApi } from './tradingApi.ts';
 import type { Page } from '../protocol/envelope.ts';
@@ -19,7 +20,9 @@ import type { Page } from '../protocol/envelope.ts';
  * - **Readers**: `trading$(contract)` is the trade screen's account (balance, positions, open
  *   orders, histories): loaded from REST while a session exists, followed live by the frames,
  *   reloaded after an order frame and on `refreshTrading` (reloads asked for in one synchronous
- *   run are one reload).
+ *   run are one reload). Its positions are valued at the live mark of their symbol
+ *   (`UserStreamsDeps.mark$`, src/streams/positionFigures.ts): the server sends a position frame
+ *   only when the position changes, so its own mark would freeze (issue 26).
  * - **Account books** (hashed while a reader holds them): `balances` (every wallet and coin) and
  *   `positions` (both contracts) for the assets pages and the dashboard, loaded on their first
  *   reader and kept live by `balance` / `position` frames (src/core/accountBooks.ts; the ordering
@@ -45,7 +48,8 @@ export interface UserStreams {
 export interface TradingAccountState {
   loggedIn: boolean;
   balance: Balance | null;
-  positions: Position[];
+  /** Open positions of the contract, valued at the live mark (uPnL, return, margin ratio, distance to liquidation). */
+  positions: LivePosition[];
   openOrders: Order[];
   orderHistory: Order[];
   fills: Fill[];
@@ -67,7 +71,10 @@ export const isOpenOrder = (o: Order, contract: ContractKind): boolean => o.stat
 
 const HISTORY_LISTS: readonly HistoryList[] = ['orderHistory', 'fills', 'ledger'];
 
-const EMPTY_ACCOUNT: TradingAccountState = { loggedIn: false, balance: null, positions: [], openOrders: [], orderHistory: [], fills: [], ledger: [], lastOrderFrame: null };
+/** The account as loaded, positions as the server sent them. */
+type RawAccount = Omit<TradingAccountState, 'positions'> & { positions: readonly Position[] };
+
+const EMPTY_ACCOUNT: RawAccount = { loggedIn: false, balance: null, positions: [], openOrders: [], orderHistory: [], fills: [], ledger: [], lastOrderFrame: null };
 
 export interface UserStreamsDeps {
   frames$: Observable<InboundFrame>;
@@ -75,6 +82,8 @@ export interface UserStreamsDeps {
   /** The session token as it changes (null when logged out); emits the current one on subscribe. */
   token$: Observable<string | null>;
   defer?: (fn: () => void) => void;
+  /** A symbol's mark price as it moves (null while unknown); without it positions keep the server's mark. */
+  mark$?: (symbol: string) => Observable<number | null>;
 }
 
 type Dto = Record<string, unknown>;
@@ -167,13 +176,49 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
   const trading$ = (contract: ContractKind) =>
     new Observable<TradingAccountState>((sub) => {
       const api = apiOf(contract);
-      let s: TradingAccountState = EMPTY_ACCOUNT;
+      // `s.positions` holds the server's DTOs; what goes out is them valued at the live marks.
+      let s: RawAccount = EMPTY_ACCOUNT;
       let token: string | null = null;
       let generation = 0;
       let reloadQueued = false;
-      const set = (patch: Partial<TradingAccountState>) => {
+      const marks: Record<string, number | undefined> = {};
+      const markSubs = new Map<string, Subscription>();
+      let valued: Parameters<typeof revaluePositions>[2];
+      const emit = () => {
+        const out = revaluePositions(s.positions, marks, valued);
+        valued = { positions: s.positions, marks: { ...marks }, out };
+        sub.next({ ...s, positions: out });
+      };
+      /** Follows the mark of every symbol with a position, and only those. */
+      const followMarks = () => {
+        const mark$ = deps.mark$;
+        if (!mark$) return;
+        const wanted = new Set(s.positions.map((p) => p.symbol));
+        for (const [symbol, m] of markSubs) {
+          if (wanted.has(symbol)) continue;
+          m.unsubscribe();
+          markSubs.delete(symbol);
+          delete marks[symbol];
+        }
+        for (const symbol of wanted) {
+          if (markSubs.has(symbol)) continue;
+          let first = true;
+          markSubs.set(
+            symbol,
+            mark$(symbol).subscribe((m) => {
+              const next = m ?? undefined;
+              if (marks[symbol] === next) return;
+              marks[symbol] = next;
+              if (!first) emit();
+            }),
+          );
+          first = false;
+        }
+      };
+      const set = (patch: Partial<RawAccount>) => {
         s = { ...s, ...patch };
-        sub.next(s);
+        if (patch.positions) followMarks();
+        emit();
       };
       const load = () => {
         reloadQueued = false;
@@ -252,7 +297,7 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
         },
       };
       readers.add(reader);
-      sub.next(s);
+      emit();
       const tokenSub = deps.token$.subscribe((t) => {
         const was = token !== null;
         token = t;
@@ -269,6 +314,8 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
         generation += 1;
         readers.delete(reader);
         tokenSub.unsubscribe();
+        for (const m of markSubs.values()) m.unsubscribe();
+        markSubs.clear();
       };
     });
 

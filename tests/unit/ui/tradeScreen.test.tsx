@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, type ScriptedHttp } from '../../../src/ports/fakes.ts';
 import type { Balance, Order, Position } from '../../../src/protocol/trading.ts';
 import { MFuturesScreen, StdFutureScreen } from '../../../src/ui/screens/trade/TradeScreen.tsx';
-import { renderMarketScreen, type MarketHarness } from './marketHarness.tsx';
+import { marketSocket, renderMarketScreen, ticker, type MarketHarness } from './marketHarness.tsx';
 
 /**
  * The trade screen over a real app core with scripted ports: the order panel's validation
@@ -204,6 +204,32 @@ describe('trade screen', () => {
     const ids = posts(h).map((r) => (r.body as Record<string, unknown>).clientOrderId);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(ids[1]);
+  });
+
+  it('the position row and the close dialog follow the live mark between position frames (issue 26)', async () => {
+    const h = renderTrade({ loggedIn: true });
+    const row = await screen.findByTestId('position-row');
+    expect(within(row).getByTestId('position-mark').textContent).toBe('65,100.00');
+    expect(within(row).getByTestId('position-pnl').textContent).toBe('1.00 (+1.54%)');
+    // a ticker frame moves the mark: no position frame comes, the row is valued again (cost 650)
+    const ws = marketSocket(h);
+    act(() => ws.open());
+    act(() => ws.frame({ ...ticker('BTCUSDT', 66_000, 0, 1, 99), type: 'ticker', mark: 66_100 }));
+    await waitFor(() => expect(within(row).getByTestId('position-mark').textContent).toBe('66,100.00'));
+    expect(within(row).getByTestId('position-pnl').textContent).toBe('11.00 (+16.92%)');
+    // (65 + 11) / 661; (66 100 − 58 825.5) / 66 100
+    expect(within(row).getByTestId('position-margin-ratio').textContent).toBe('11.50%');
+    expect(within(row).getByTestId('liq-distance').textContent).toBe('11.01% away');
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: 'Close', exact: true } as never));
+    });
+    await settle();
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('close-price').textContent).toMatch(/^66,100\.00/);
+    expect(within(dialog).getByTestId('close-pnl').textContent).toBe('+11.00 USDT');
+    // the open dialog keeps following the mark
+    act(() => ws.frame({ ...ticker('BTCUSDT', 66_000, 0, 1, 100), type: 'ticker', mark: 64_100 }));
+    await waitFor(() => expect(within(dialog).getByTestId('close-pnl').textContent).toBe('-9.00 USDT'));
   });
 
   it('shows the position with its liquidation price and closes it', async () => {

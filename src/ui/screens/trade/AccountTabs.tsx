@@ -10,7 +10,8 @@ import { Button } from '../../components/Button.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import type { ContractKind } from '../../../protocol/market.ts';
-import type { Order, Position } from '../../../protocol/trading.ts';
+import type { Order } from '../../../protocol/trading.ts';
+import type { LivePosition as Position } from '../../../streams/positionFigures.ts';
 import type { HistoryList } from '../../../core/tradingApi.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useViewState } from '../../hooks/useViewState.ts';
@@ -78,11 +79,29 @@ export function AccountTabs({
   const positionCells = (p: Position): { col: (typeof POSITION_COLS)[number]; cls: string; value: ReactNode; testId?: string }[] => [
     { col: 'size', cls: `rf-num ${sideCls(p)}`, value: formatNumber(p.qty, qp(p.symbol)), testId: 'position-size' },
     { col: 'entryPrice', cls: 'rf-num', value: formatNumber(p.entryPrice, pp(p.symbol)) },
-    { col: 'markPrice', cls: 'rf-num', value: formatNumber(p.markPrice, pp(p.symbol)) },
-    { col: 'liqPrice', cls: 'rf-num', value: formatNumber(p.liquidationPrice, pp(p.symbol)), testId: 'liq-price' },
+    { col: 'markPrice', cls: 'rf-num', value: formatNumber(p.markPrice, pp(p.symbol)), testId: 'position-mark' },
+    {
+      col: 'liqPrice',
+      cls: 'rf-num',
+      value: (
+        <>
+          <span data-testid="liq-price">{formatNumber(p.liquidationPrice, pp(p.symbol))}</span>
+          {p.liqDistance !== null && (
+            <span className="rf-at-sub" data-testid="liq-distance" title={t('liqDistance')}>
+              {t('liqDistanceShort', { pct: formatPercent(p.liqDistance * 100).replace('+', '') })}
+            </span>
+          )}
+        </>
+      ),
+    },
     { col: 'margin', cls: 'rf-num', value: formatNumber(p.margin, 2) },
-    { col: 'marginRatio', cls: 'rf-num', value: formatPercent(p.marginRatio * 100).replace('+', '') },
-    { col: 'pnl', cls: `rf-num ${Number(p.unrealizedPnl) >= 0 ? 'rf-up' : 'rf-down'}`, value: `${formatNumber(p.unrealizedPnl, 2)} (${formatPercent(p.returnPct)})` },
+    { col: 'marginRatio', cls: 'rf-num', value: formatPercent(p.marginRatio * 100).replace('+', ''), testId: 'position-margin-ratio' },
+    {
+      col: 'pnl',
+      cls: `rf-num ${Number(p.unrealizedPnl) >= 0 ? 'rf-up' : 'rf-down'}`,
+      value: `${formatNumber(p.unrealizedPnl, 2)} (${formatPercent(p.returnPct)})`,
+      testId: 'position-pnl',
+    },
     {
       col: 'tpsl',
       cls: 'rf-num',
