@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { E2E_BASE_PORT, E2E_WORKERS } from './tests/e2e/servers.ts';
 
 function chromiumPath(): string {
   try {
@@ -10,22 +11,37 @@ function chromiumPath(): string {
   }
 }
 
-const port = Number(process.env.E2E_PORT ?? 8199);
-
-// The operator credential of the test server (docs/SECURITY.md): set once here, in the runner, so
-// the tests send it to the /api/dev routes (tests/e2e/operator.ts).
+// The operator credential of the test servers (docs/SECURITY.md): set once here, in the runner, so
+// every worker inherits it and sends it to the /api/dev routes (tests/e2e/operator.ts).
 process.env.OPERATOR_TOKEN ??= randomBytes(32).toString('hex');
+
+/** One server per worker (tests/e2e/servers.ts): its own port and database, a market the tests can steer. */
+const servers = Array.from({ length: E2E_WORKERS }, (_, i) => {
+  const port = E2E_BASE_PORT + i;
+  return {
+    command: `node --import tsx server/server.ts`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port), DATA_DIR: `.test-data/e2e-${port}`, FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50',
+      MARKET_STEERING: '1', OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? '',
+    },
+  };
+});
 
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Files spread over the workers; a file runs its tests in order unless it opts into parallel mode.
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_WORKERS,
   retries: 0,
   reporter: process.env.PW_JSON_OUTPUT ? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]] : 'list',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // Overridden per worker by tests/e2e/fixtures.ts; this is the first worker's server.
+    baseURL: `http://127.0.0.1:${E2E_BASE_PORT}`,
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1440, height: 900 },
@@ -35,11 +51,5 @@ export default defineConfig({
         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  webServer: {
-    command: `node --import tsx server/server.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(port), DATA_DIR: `.test-data/e2e-${port}`, FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50', OPERATOR_TOKEN: process.env.OPERATOR_TOKEN },
-  },
+  webServer: servers,
 });

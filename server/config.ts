@@ -23,6 +23,12 @@ export interface ServerConfig {
   /** Delete the database file before opening it (FRESH_DB=1, used by the e2e tests). */
   freshDb: boolean;
   logLevel: LogLevel;
+  /**
+   * MARKET_STEERING=1: POST /api/dev/market/steer holds a symbol's simulated price where a test
+   * puts it (browser tests cross triggers without waiting for the random walk). Refused at start
+   * under NODE_ENV=production.
+   */
+  marketSteering?: boolean;
   /** Enables GET /api/dev/outbox: off by default when NODE_ENV=production. */
   exposeOutbox: boolean;
   /** Serve the built front end from `distDir` with the history-mode fallback (SERVE_STATIC=0 turns it off for `npm run dev`). */
@@ -131,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const production = env.NODE_ENV === 'production';
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: ${env.LOG_LEVEL}`);
+  const marketSteering = flag(env.MARKET_STEERING, false);
+  if (marketSteering && production) throw new Error('MARKET_STEERING is for tests and is refused under NODE_ENV=production');
   return {
     host: env.HOST ?? '127.0.0.1',
     port,
@@ -138,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL?.trim() || null,
     freshDb: flag(env.FRESH_DB, false),
     logLevel,
+    marketSteering,
     exposeOutbox: flag(env.EXPOSE_OUTBOX, env.NODE_ENV !== 'production'),
     serveStatic: flag(env.SERVE_STATIC, true),
     distDir: resolve(env.DIST_DIR ?? './dist'),

@@ -28,7 +28,7 @@ export function createPlatform({ db, clock, source: given, bus: givenBus }: { db
   const bus = givenBus ?? createUserEventBus((err) => console.error('user bus listener failed', err));
   const plugins: FastifyPluginAsync[] = [
     async (app) => {
-      await app.register(marketPlugin, { source, clock });
+      await app.register(marketPlugin, { source, clock, steering: app.deps.config.marketSteering === true });
     },
     async (app) => {
       await app.register(userSocketPlugin, {

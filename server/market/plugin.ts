@@ -1,6 +1,6 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fail, ok, type Envelope } from '../../src/protocol/envelope.ts';
 import { depthQuery, klinesQuery, tradesQuery } from '../../src/protocol/market.ts';
 import type { ServerClock } from '../http/deps.ts';
@@ -19,6 +19,8 @@ export interface MarketPluginOptions {
   maxBufferedBytes?: number;
   /** Default MAX_TOPICS_PER_CONNECTION. */
   maxTopics?: number;
+  /** Registers POST /api/dev/market/steer when the source can be steered (config.marketSteering). */
+  steering?: boolean;
   /** Called with the hub once it exists (stats in benches and tests). */
   onHub?: (hub: MarketHub) => void;
 }
@@ -30,6 +32,8 @@ function queryError(error: z.ZodError): Envelope<null> {
 }
 
 const UNKNOWN_SYMBOL = 'Unknown symbol';
+
+const steerBody = z.object({ symbol: z.string().min(1).max(20), price: z.string().max(32).nullable() }).strict();
 
 /**
  * Market data: REST under /api/market and the socket GET /api/ws/market (docs/PROTOCOL.md).
@@ -98,6 +102,22 @@ export const marketPlugin: FastifyPluginAsync<MarketPluginOptions> = async (app:
     if (source.symbol(symbol) === undefined) return fail(404, UNKNOWN_SYMBOL);
     return ok(source.fetchKlines ? await source.fetchKlines(symbol, interval, from, to, limit) : source.klines(symbol, interval, from, to, limit));
   });
+
+  const steer = source.steer?.bind(source);
+  if (opts.steering === true && steer !== undefined) {
+    // Tests only (MARKET_STEERING, refused in production): {symbol, price} holds the price, {symbol, price: null} releases it.
+    app.post('/api/dev/market/steer', async (req) => {
+      const body = steerBody.safeParse(req.body);
+      if (!body.success) return fail(400, 'Expected {symbol, price} with price a decimal string or null');
+      if (source.symbol(body.data.symbol) === undefined) return fail(404, UNKNOWN_SYMBOL);
+      try {
+        steer(body.data.symbol, body.data.price);
+      } catch (err) {
+        return fail(400, (err as Error).message);
+      }
+      return ok({ symbol: body.data.symbol.toUpperCase(), price: body.data.price });
+    });
+  }
 
   app.get('/api/ws/market', { websocket: true }, (socket) => {
     hub.attach(socket);

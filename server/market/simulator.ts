@@ -101,6 +101,17 @@ export class MarketSimulator implements MarketSource {
     return this.bySymbol.get(symbol.toUpperCase())?.klines(interval, from, to, limit) ?? [];
   }
 
+  steer(symbol: string, price: string | null): void {
+    const sim = this.bySymbol.get(symbol.toUpperCase());
+    if (sim === undefined) throw new Error(`Unknown symbol ${symbol}`);
+    if (price === null) return sim.steer(null);
+    const tick = sim.seed.info.tickSize;
+    const value = Number(price);
+    const ticks = Math.round(value / tick);
+    if (!/^\d+(\.\d+)?$/.test(price) || ticks < 1 || Math.abs(ticks * tick - value) > tick * 1e-6) throw new Error(`Price ${price} is not a positive multiple of the tick ${tick}`);
+    sim.steer(ticks);
+  }
+
   tickers(): Ticker[] {
     return this.sims.map((s) => s.ticker(this.time));
   }

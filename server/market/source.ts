@@ -35,6 +35,12 @@ export interface MarketSource {
    * took over: sequence numbers restart); socket holders make their clients resubscribe.
    */
   onReset?(listener: () => void): () => void;
+  /**
+   * Holds `symbol` at `price` (a decimal string on the tick) until called again with null, which
+   * lets it walk again: only the simulator has it, and only tests switch it on (MARKET_STEERING,
+   * POST /api/dev/market/steer). Throws on an unknown symbol or a price off the tick.
+   */
+  steer?(symbol: string, price: string | null): void;
   /** 24 h tickers of every symbol, in display order. */
   tickers(): Ticker[];
   ticker(symbol: string): Ticker | undefined;

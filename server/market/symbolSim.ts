@@ -48,6 +48,13 @@ export class SymbolSim {
   private readonly units: Units;
   private readonly candles: CandleSeries;
   private lastStepTime: number;
+  /**
+   * A price a test or operator holds the market at (price ticks), or null for the random walk:
+   * see {@link steer}.
+   */
+  private pinned: number | null = null;
+  /** A print at the pinned price is due at the next step. */
+  private printDue = false;
 
   constructor(seed: InstrumentSeed, marketSeed: number, start: number, readonly stepMs: number) {
     this.seed = seed;
@@ -141,10 +148,32 @@ export class SymbolSim {
     if (emit !== null) emit({ type: 'trade', symbol: this.symbol, ...trade });
   }
 
+  /**
+   * Holds the market at `priceTicks` from the next step on, or lets it walk again (null). While
+   * held, the mid and the mark are exactly that price, the book is laid around it, one trade
+   * prints at it (so the last price is it too) and no other trade happens: a browser test moves
+   * the market across a trigger instead of waiting for the random walk (MARKET_STEERING, never in
+   * production). The walk resumes from the held price.
+   */
+  steer(priceTicks: number | null): void {
+    if (priceTicks !== null && (!Number.isInteger(priceTicks) || priceTicks < 1)) throw new Error(`steer: price ticks must be a positive integer, got ${priceTicks}`);
+    this.pinned = priceTicks;
+    this.printDue = priceTicks !== null;
+  }
+
+  /** The held price in ticks, or null while the market walks. */
+  steeredTicks(): number | null {
+    return this.pinned;
+  }
+
   /** One simulation step at `time` (a point of the symbol's step grid). */
   stepAt(time: number, emit: Emit | null): void {
     this.lastStepTime = time;
     this.candles.roll(time, emit);
+    if (this.pinned !== null) {
+      this.heldStep(time, this.pinned, emit);
+      return;
+    }
     if (this.prng.next() < 0.002) this.regime = REGIMES[this.prng.int(REGIMES.length)] ?? 1;
     // GARCH(1,1)-like variance with unit long-run mean: busy periods cluster.
     this.garchVar = 0.05 + 0.1 * this.lastZ * this.lastZ + 0.85 * this.garchVar;
@@ -187,6 +216,26 @@ export class SymbolSim {
       side.set(price, q);
       (bidSide ? bidChanges : askChanges).set(price, q);
     }
+    this.publishDepth(time, bidChanges, askChanges, emit);
+  }
+
+  /** A step while the market is held at `target` ticks: the book around it, one print, no walk. */
+  private heldStep(time: number, target: number, emit: Emit | null): void {
+    const oldMid = this.mid;
+    this.mid = target;
+    this.emaMid = target;
+    const bidChanges = new Map<number, number>();
+    const askChanges = new Map<number, number>();
+    this.reshapeBook(bidChanges, askChanges);
+    if (this.printDue) {
+      this.printDue = false;
+      this.recordTrade(time, target >= oldMid ? 'buy' : 'sell', target, this.typicalSteps, emit);
+    }
+    this.publishDepth(time, bidChanges, askChanges, emit);
+  }
+
+  /** Advances `seq` over the level changes of one step and emits them as one depth diff. */
+  private publishDepth(time: number, bidChanges: Map<number, number>, askChanges: Map<number, number>, emit: Emit | null): void {
     const changes = bidChanges.size + askChanges.size;
     if (changes === 0) return;
     const prevSeq = this.seq;

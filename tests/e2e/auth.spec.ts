@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { lastMailId, mailCode, makePng, presetStorage, totpCode, uniqueEmail } from './authHelpers.ts';
 

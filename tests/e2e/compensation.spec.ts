@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { APIRequestContext } from '@playwright/test';
 import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage, themeShots } from './authHelpers.ts';
 import { operatorHeaders } from './operator.ts';
 

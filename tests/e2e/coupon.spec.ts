@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { APIRequestContext } from '@playwright/test';
 import { apiSignUp, demoToken, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
 
 /**

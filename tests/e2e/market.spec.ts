@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page, type WebSocketRoute } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 
 /**
  * Live market data on Home and Market against the real server and built app: every instrument

@@ -1,12 +1,14 @@
 import { createRequire } from 'node:module';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { apiSignUp, presetStorage } from './authHelpers.ts';
+import { releaseMarket, steerMarket } from './steer.ts';
 
 /**
  * The order form of issue 14 end to end, against the real server (live simulated market) and the
  * built app, at 1440×900 and 390×844: the netting preview line as side and quantity change
  * ('Opens long', 'Increases', 'Reduces', 'Closes', 'Flips to short'), a flip from long to short
- * through the form, stop-market orders that trigger when the market moves, a reduce-only order
+ * through the form, stop-market orders that trigger when the test moves the market across them, a reduce-only order
  * that would increase (refused with the message, nothing sent), a post-only order that would take
  * (refused by the server with the message), and the keyboard shortcuts with their '?' dialog.
  */
@@ -124,44 +126,47 @@ async function reduceOnlyAndPostOnly(page: Page): Promise<void> {
   await p.getByLabel('Post-only').uncheck();
 }
 
-/** Places a stop-market `side` order `delta` away from the last price, again if the price got there first. */
-async function placeStop(page: Page, side: 'Buy' | 'Sell', delta: number): Promise<void> {
+/** Places a stop-market `side` order with its trigger at `trigger` (the market is held elsewhere, so it cannot trigger at once). */
+async function placeStop(page: Page, side: 'Buy' | 'Sell', trigger: string): Promise<void> {
   const p = panel(page);
   await selectSide(page, side);
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const last = await lastPrice(page);
-    await p.getByLabel('Trigger price').fill(onTick(side === 'Buy' ? last + delta : last - delta));
-    await p.getByRole('button', { name: side === 'Buy' ? 'Buy / Long' : 'Sell / Short' }).click();
-    // Placed, or already filled when the market reached the trigger right after.
-    const done = p.getByText(/^Order (placed|filled)$/);
-    await expect(done.or(p.getByRole('alert'))).toBeVisible();
-    if (await done.isVisible()) return;
-    await expect(p.getByRole('alert')).toHaveText(/Order would trigger immediately/);
-  }
-  throw new Error('the market kept running past the trigger');
+  await p.getByLabel('Trigger price').fill(trigger);
+  await p.getByRole('button', { name: side === 'Buy' ? 'Buy / Long' : 'Sell / Short' }).click();
+  await expect(p.getByText(/^Order placed$/)).toBeVisible();
 }
 
+/**
+ * Two stop-market orders around a market held at a known price (tests/e2e/steer.ts), then the
+ * market is moved across the buy stop's trigger: it, and only it, fills as a market order.
+ */
 async function stopTriggers(page: Page, s: Session): Promise<void> {
   const p = panel(page);
-  await p.getByRole('tab', { name: 'Stop' }).click();
-  await expect(p.getByRole('radio', { name: 'Stop market' })).toHaveAttribute('aria-checked', 'true');
-  await expect(p.getByLabel('Price', { exact: true })).toBeDisabled();
-  await expect(p.getByLabel('Trigger on')).toHaveValue('last');
-  await p.getByLabel('Quantity').fill('0.01');
-  await expect(preview(page)).toHaveText('Opens long 0.01');
-  // One stop above and one below the last price: whichever way the market moves, one triggers.
-  await placeStop(page, 'Buy', 3);
-  await placeStop(page, 'Sell', 3);
-  const pendingStops = async () => (await orders(page.request, s, 'open')).filter((o) => o.kind === 'stopMarket').length;
-  const filledStops = async () => (await orders(page.request, s, 'history')).filter((o) => o.kind === 'stopMarket' && o.status === 'filled' && o.triggered === true).length;
-  // Until the market moves, at least one stop still waits (a fast market may already have triggered one).
-  expect((await pendingStops()) + (await filledStops())).toBe(2);
-  await expect.poll(filledStops, { timeout: 45_000, intervals: [500] }).toBeGreaterThanOrEqual(1);
-  // The triggered stop filled as a market order: a position exists (or both fired and it netted out).
-  await page.getByRole('tab', { name: /Open orders/ }).click();
-  await expect.poll(async () => page.getByTestId('open-order-row').count(), { timeout: 10_000 }).toBeLessThan(2);
-  const filled = await filledStops();
-  if (filled === 1) await expect(page.getByRole('tab', { name: /Positions \(1\)/ })).toBeVisible();
+  const held = onTick(Math.round(await lastPrice(page)));
+  await steerMarket(page.request, 'BTCUSDT', held);
+  try {
+    await expect.poll(() => lastPrice(page)).toBe(Number(held));
+    await p.getByRole('tab', { name: 'Stop' }).click();
+    await expect(p.getByRole('radio', { name: 'Stop market' })).toHaveAttribute('aria-checked', 'true');
+    await expect(p.getByLabel('Price', { exact: true })).toBeDisabled();
+    await expect(p.getByLabel('Trigger on')).toHaveValue('last');
+    await p.getByLabel('Quantity').fill('0.01');
+    await expect(preview(page)).toHaveText('Opens long 0.01');
+    await placeStop(page, 'Buy', onTick(Number(held) + 3));
+    await placeStop(page, 'Sell', onTick(Number(held) - 3));
+    const stops = async (which: 'open' | 'history') => (await orders(page.request, s, which)).filter((o) => o.kind === 'stopMarket');
+    expect((await stops('open')).map((o) => o.side).sort()).toEqual(['buy', 'sell']);
+    await page.getByRole('tab', { name: /Open orders/ }).click();
+    await expect(page.getByTestId('open-order-row')).toHaveCount(2);
+
+    // The market goes through the buy stop's trigger: the buy fills as a market order and opens a long; the sell stop still waits.
+    await steerMarket(page.request, 'BTCUSDT', onTick(Number(held) + 5));
+    await expect.poll(async () => (await stops('history')).filter((o) => o.status === 'filled' && o.triggered === true).map((o) => o.side)).toEqual(['buy']);
+    expect((await stops('open')).map((o) => o.side)).toEqual(['sell']);
+    await expect(page.getByTestId('open-order-row')).toHaveCount(1);
+    await expect(page.getByRole('tab', { name: /Positions \(1\)/ })).toBeVisible();
+  } finally {
+    await releaseMarket(page.request, 'BTCUSDT');
+  }
 }
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -208,8 +213,6 @@ async function axeForm(browser: Browser, request: APIRequestContext, viewport: {
 
 test.describe('order form desktop', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
-  // A stop waits for the live market, and the shared 2-core box is slow: more room than the default 60 s.
-  test.describe.configure({ timeout: 120_000 });
 
   test('preview lines and a flip from long to short through the form', async ({ page }) => {
     await openTrade(page);
@@ -226,7 +229,7 @@ test.describe('order form desktop', () => {
     await axeForm(browser, request, { width: 1440, height: 900 }, true);
   });
 
-  test('stop-market orders trigger when the market moves', async ({ page }) => {
+  test('stop-market orders trigger when the market crosses them', async ({ page }) => {
     const s = await openTrade(page);
     await stopTriggers(page, s);
   });
@@ -309,7 +312,6 @@ test.describe('order form desktop', () => {
 
 test.describe('order form phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  test.describe.configure({ timeout: 120_000 });
 
   test('axe: the form with its options, both themes', async ({ browser, request }) => {
     await axeForm(browser, request, { width: 390, height: 844 }, false);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, lastMailId, mailCode, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
 
 /**

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
+import { serverOrigin } from './servers.ts';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
 
 /**
@@ -31,7 +32,7 @@ let token = '';
 let email = '';
 
 test.beforeAll(async ({ playwright }, info) => {
-  const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+  const request = await playwright.request.newContext({ baseURL: serverOrigin(info.parallelIndex) });
   email = uniqueEmail('shots');
   token = await apiSignUp(request, email, PASSWORD);
   await request.dispose();
