@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { fail, ok, type Envelope } from '../../src/protocol/envelope.ts';
 import { depthQuery, klinesQuery, tradesQuery } from '../../src/protocol/market.ts';
 import type { ServerClock } from '../http/deps.ts';
+import { requireOperator } from '../http/operator.ts';
 import { MarketHub } from './hub.ts';
 import type { MarketSource } from './source.ts';
 
@@ -105,8 +106,8 @@ export const marketPlugin: FastifyPluginAsync<MarketPluginOptions> = async (app:
 
   const steer = source.steer?.bind(source);
   if (opts.steering === true && steer !== undefined) {
-    // Tests only (MARKET_STEERING, refused in production): {symbol, price} holds the price, {symbol, price: null} releases it.
-    app.post('/api/dev/market/steer', async (req) => {
+    // Tests only (MARKET_STEERING, refused in production), for the operator only: {symbol, price} holds the price, {symbol, price: null} releases it.
+    app.post('/api/dev/market/steer', { onRequest: requireOperator }, async (req) => {
       const body = steerBody.safeParse(req.body);
       if (!body.success) return fail(400, 'Expected {symbol, price} with price a decimal string or null');
       if (source.symbol(body.data.symbol) === undefined) return fail(404, UNKNOWN_SYMBOL);
