@@ -1,9 +1,10 @@
 import { expect, test } from './fixtures.ts';
 import type { Locator, Page, WebSocketRoute } from '@playwright/test';
+import { onTick, releaseMarket, steerMarket } from './steer.ts';
 
 /**
  * Live market data on Home and Market against the real server and built app: every instrument
- * is listed, prices move, a dropped market socket shows "Reconnecting…" and the app reconnects
+ * is listed, prices follow the market (the test moves it), a dropped market socket shows "Reconnecting…" and the app reconnects
  * (SPEC §4: 10 s after the close) and prices move again. The drop is done by Playwright's
  * WebSocket routing: the page's socket is proxied to the real server and the test closes the
  * page side, which the browser sees exactly like a server drop.
@@ -14,6 +15,7 @@ interface SymbolDto {
   kinds: ('perp' | 'std')[];
   category: string;
   hot: boolean;
+  tickSize: number;
 }
 
 async function startEnglish(page: Page, path: string, theme: 'dark' | 'light' = 'dark'): Promise<void> {
@@ -64,14 +66,22 @@ async function listedSymbols(page: Page): Promise<string[]> {
   return Object.keys(await listPrices(page));
 }
 
-/** Resolves when at least one listed price differs from `before`. */
-async function expectPricesToMove(page: Page, before: Record<string, string>, timeout = 20_000): Promise<void> {
-  await expect
-    .poll(async () => {
-      const now = await listPrices(page);
-      return Object.keys(now).some((s) => before[s] !== undefined && now[s] !== before[s]);
-    }, { timeout, intervals: [250] })
-    .toBe(true);
+/**
+ * Moves the first listed symbol's price away from what the list shows (the test steers the market:
+ * tests/e2e/steer.ts) and resolves when its row shows the new price; the symbol walks again after.
+ */
+async function expectPricesToMove(page: Page, before: Record<string, string>): Promise<void> {
+  const [symbol, shown] = Object.entries(before)[0] ?? [];
+  if (symbol === undefined || shown === undefined) throw new Error('no listed price to move');
+  const info = (await symbols(page)).find((s) => s.symbol === symbol);
+  if (info === undefined) throw new Error(`${symbol} missing from /api/market/symbols`);
+  const target = onTick(Number(shown.replace(/,/g, '')) * 1.01, info.tickSize);
+  await steerMarket(page.request, symbol, target);
+  try {
+    await expect.poll(async () => Number((await listPrices(page))[symbol]?.replace(/,/g, ''))).toBe(Number(target));
+  } finally {
+    await releaseMarket(page.request, symbol);
+  }
 }
 
 const CATEGORIES = ['Crypto', 'Commodities', 'Stocks', 'Indices'] as const;
@@ -170,9 +180,19 @@ test.describe('home (1440x900)', () => {
     await expect(page.getByTestId('home-claims')).toContainText('100M USD');
     const rows = page.getByTestId('home-hot').locator('[data-symbol]');
     await expect(rows).toHaveCount(Math.min(6, hot.length));
-    const read = () => rows.evaluateAll((els) => els.map((e) => e.querySelector('[data-testid="price"]')?.textContent ?? ''));
-    const before = await read();
-    await expect.poll(async () => (await read()).some((p, i) => p !== before[i]), { timeout: 20_000, intervals: [250] }).toBe(true);
+    // The first hot symbol's price follows the market: the test moves it and the row shows it.
+    const first = rows.first();
+    const symbol = (await first.getAttribute('data-symbol')) ?? '';
+    const info = (await symbols(page)).find((s) => s.symbol === symbol);
+    const shownPrice = async () => Number(((await first.getByTestId('price').textContent()) ?? '').replace(/,/g, ''));
+    await expect.poll(shownPrice).toBeGreaterThan(0);
+    const target = onTick((await shownPrice()) * 0.99, info?.tickSize ?? 1);
+    await steerMarket(page.request, symbol, target);
+    try {
+      await expect.poll(shownPrice).toBe(Number(target));
+    } finally {
+      await releaseMarket(page.request, symbol);
+    }
     await rows.first().click();
     await expect(page).toHaveURL(/\/mFutures\/[A-Z0-9]+$/);
   });
