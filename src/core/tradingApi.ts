@@ -18,6 +18,13 @@ export const HISTORY_PAGE_SIZE = 50;
 
 /** The account panel's paged histories. */
 export type HistoryList = 'orderHistory' | 'fills' | 'ledger';
+
+/** The fields of POST /trade/order/edit a user changes, as typed (decimal strings): limit price, trigger price (stops), size. */
+export interface OrderPatch {
+  price?: string;
+  triggerPrice?: string;
+  qty?: string;
+}
 const HISTORY_PATHS = { orderHistory: 'orderHistory', fills: 'fills', ledger: 'ledger' } as const;
 
 /** The rows of a paged answer (`Page.list`), or the answer itself when the call is not paged. */
@@ -97,7 +104,7 @@ export function tradingApi(api: ApiClient, contract: ContractKind) {
     /** Market-closes every open position of this contract kind. */
     closeAll: (signal?: AbortSignal) => api.post<Order[]>(path(TRADING_PATHS.closeAll), { contract }, signal ? { signal } : {}),
     /** Changes a pending order's price and/or quantity in place (decimal strings). */
-    editOrder: (orderId: string, patch: { price?: string; qty?: string }) => api.post<Order>(path(TRADING_PATHS.editOrder), { orderId, ...patch }),
+    editOrder: (orderId: string, patch: OrderPatch) => api.post<Order>(path(TRADING_PATHS.editOrder), { orderId, ...patch }),
     /** One page of a history list (newest first) with its total. */
     historyPage: (list: HistoryList, page: number) => {
       const q = list === 'ledger' ? { wallet: contract, page, pageSize: HISTORY_PAGE_SIZE } : { contract, page, pageSize: HISTORY_PAGE_SIZE };

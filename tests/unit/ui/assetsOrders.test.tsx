@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { toast } from 'sonner';
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
@@ -125,5 +126,78 @@ describe('futures orders', () => {
     fireEvent.change(screen.getByLabelText('계약'), { target: { value: 'perp' } });
     fireEvent.change(screen.getByLabelText('유형'), { target: { value: 'FUNDING_FEE' } });
     await waitFor(() => expect(queries(h, '/wallet/ledger').at(-1)).toEqual({ page: 1, pageSize: 10, wallet: 'perp', type: 'FUNDING_FEE' }));
+  });
+});
+
+describe('conditional orders on /my/order/futures (issue 26)', () => {
+  const stop = order(90, { kind: 'stopMarket', side: 'sell', price: 0, triggerPrice: 58_000, triggerBy: 'mark', triggered: false });
+  const stopLimit = order(91, { kind: 'stopLimit', side: 'buy', price: 70_100, triggerPrice: 70_000, triggerBy: 'last', triggered: false });
+  const tp = order(92, { kind: 'limitTakeProfit', side: 'sell', price: 75_000 });
+  const fills = [
+    { id: 1, orderId: 'o1', positionId: 'p1', symbol: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', price: 60_000, qty: 0.01, fee: '0.120000', realizedPnl: '0', time: 1_700_000_000_000, liquidity: 'maker' },
+    { id: 2, orderId: 'o2', positionId: 'p1', symbol: 'BTCUSDT', contract: 'perp', kind: 'stopMarket', side: 'sell', price: 58_000, qty: 0.01, fee: '0.290000', realizedPnl: '-20', time: 1_700_000_000_001, liquidity: 'taker' },
+  ];
+  const render = (edited?: (body: Record<string, unknown>) => ReturnType<typeof envelope>) =>
+    renderOrders((http) => {
+      http.on('GET', '/market/symbols', envelope(200, 'success', [{ symbol: 'BTCUSDT', base: 'BTC', pricePrecision: 1, qtyPrecision: 3 }]));
+      http.on('GET', '/trade/orders/open', paged([stop, stopLimit, tp]));
+      http.on('GET', '/trade/fills', paged(fills));
+      if (edited) http.on('POST', '/trade/order/edit', (req) => edited(req.body as Record<string, unknown>));
+    });
+  const cell = (row: HTMLElement, header: string) => {
+    const headers = [...document.querySelectorAll('thead th')].map((th) => th.textContent);
+    return row.querySelectorAll('td')[headers.indexOf(header)]?.textContent;
+  };
+
+  it('shows the trigger and what it watches, "Market" as a stop-market\'s price, and no raw keys', async () => {
+    render();
+    const rows = await screen.findAllByTestId('history-row');
+    expect(rows).toHaveLength(3);
+    expect([cell(rows[0]!, 'Type'), cell(rows[0]!, 'Trigger'), cell(rows[0]!, 'Price'), cell(rows[0]!, 'Avg. price')]).toEqual(['Stop market', '58,000.00 · Mark', 'Market', '--']);
+    expect([cell(rows[1]!, 'Type'), cell(rows[1]!, 'Trigger'), cell(rows[1]!, 'Price')]).toEqual(['Stop limit', '70,000.00 · Last', '70,100.00']);
+    expect([cell(rows[2]!, 'Trigger'), cell(rows[2]!, 'Price')]).toEqual(['75,000.00 · Mark', '75,000.00']);
+    expect(document.body.textContent).not.toMatch(/kind_|triggerBy_/);
+    // the type filter names every kind
+    const options = within(screen.getByLabelText('Type')).getAllByRole('option').map((o) => o.textContent);
+    expect(options).toEqual(expect.arrayContaining(['Stop market', 'Stop limit', 'Limit close']));
+    expect(options.join()).not.toMatch(/kind_/);
+  });
+
+  it('edits a stop-market\'s trigger and size (no price field), and the toast names the trigger', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    render((b) => (bodies.push(b), envelope(200, 'ok', { ...stop, triggerPrice: 57_500, qty: 0.02 })));
+    const rows = await screen.findAllByTestId('history-row');
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByTestId('edit-order-price')).toBeNull();
+    expect(within(dialog).getByLabelText('Trigger price (mark price)')).toBeTruthy();
+    fireEvent.change(within(dialog).getByTestId('edit-order-trigger'), { target: { value: '57500' } });
+    fireEvent.change(within(dialog).getByLabelText('Quantity (BTC)'), { target: { value: '0.02' } });
+    fireEvent.click(within(dialog).getByTestId('edit-order-save'));
+    await waitFor(() => expect(bodies).toEqual([{ orderId: 'o90', triggerPrice: '57500', qty: '0.02' }]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(toast.getHistory().map((x) => ('title' in x ? x.title : null))).toContain('Order updated: 0.020 BTC, triggers at 57,500.0'));
+  });
+
+  it('edits a TP order\'s trigger (its price)', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    render((b) => (bodies.push(b), envelope(200, 'ok', { ...tp, price: 76_000 })));
+    const rows = await screen.findAllByTestId('history-row');
+    fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByTestId('edit-order-trigger')).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('Trigger price (mark price)'), { target: { value: '76000' } });
+    fireEvent.click(within(dialog).getByTestId('edit-order-save'));
+    await waitFor(() => expect(bodies).toEqual([{ orderId: 'o92', price: '76000' }]));
+  });
+
+  it('trade history says maker or taker for each fill', async () => {
+    render();
+    await screen.findAllByTestId('history-row');
+    fireEvent.click(screen.getByRole('tab', { name: 'Trade history' }));
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(2));
+    const rows = screen.getAllByTestId('history-row');
+    expect(rows.map((r) => cell(r, 'Maker / Taker'))).toEqual(['Maker', 'Taker']);
+    expect([cell(rows[1]!, 'Type')]).toEqual(['Stop market']);
   });
 });

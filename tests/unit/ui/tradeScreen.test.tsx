@@ -58,14 +58,17 @@ function scriptTrading(http: ScriptedHttp, placed: (body: Record<string, unknown
   http.on('POST', '/trade/position/close', envelope(200, 'ok', order({ kind: 'marketClose', status: 'filled', qty: 0.5, executedQty: 0.5, avgPrice: 64210.5 })));
 }
 
-function renderTrade(opts: { loggedIn: boolean; placed?: Parameters<typeof scriptTrading>[1]; std?: boolean }): MarketHarness {
+function renderTrade(opts: { loggedIn: boolean; placed?: Parameters<typeof scriptTrading>[1]; std?: boolean; more?: (http: ScriptedHttp) => void }): MarketHarness {
   const path = opts.std ? '/stdFuture/:pair' : '/mFutures/:pair';
   return renderMarketScreen({
     url: opts.std ? '/stdFuture/SPXUSDT' : '/mFutures/BTCUSDT',
     path,
     screen: opts.std ? <StdFutureScreen /> : <MFuturesScreen />,
     storage: opts.loggedIn ? { token: 'tok' } : {},
-    script: (http) => scriptTrading(http, opts.placed),
+    script: (http) => {
+      scriptTrading(http, opts.placed);
+      opts.more?.(http);
+    },
   });
 }
 
@@ -230,6 +233,34 @@ describe('trade screen', () => {
     // the open dialog keeps following the mark
     act(() => ws.frame({ ...ticker('BTCUSDT', 66_000, 0, 1, 100), type: 'ticker', mark: 64_100 }));
     await waitFor(() => expect(within(dialog).getByTestId('close-pnl').textContent).toBe('-9.00 USDT'));
+  });
+
+  it('open orders show a stop\'s trigger and what it watches; its trigger can be edited (issue 26)', async () => {
+    const stop = order({ id: 's1', kind: 'stopMarket', side: 'sell', price: 0, triggerPrice: 58_000, triggerBy: 'mark', triggered: false });
+    const bodies: unknown[] = [];
+    renderTrade({
+      loggedIn: true,
+      more: (http) => {
+        http.on('GET', '/trade/orders/open', envelope(200, 'ok', { list: [stop], total: 1, page: 1, pageSize: 50 }));
+        http.on('POST', '/trade/order/edit', (req) => (bodies.push(req.body), envelope(200, 'ok', { ...stop, triggerPrice: 57_000 })));
+        http.on('GET', '/trade/fills', envelope(200, 'ok', { list: [{ id: 1, orderId: 's1', positionId: 'p1', symbol: 'BTCUSDT', contract: 'perp', kind: 'stopMarket', side: 'sell', price: 58_000, qty: 0.01, fee: '0.29', realizedPnl: '0', time: 1, liquidity: 'taker' }], total: 1, page: 1, pageSize: 50 }));
+      },
+    });
+    fireEvent.click(await screen.findByRole('tab', { name: /Open orders/ }));
+    const row = await screen.findByTestId('open-order-row');
+    expect(within(row).getByTestId('order-trigger').textContent).toBe('58,000.00 · Mark');
+    expect(within(row).getByTestId('order-price').textContent).toBe('Market');
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    });
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByTestId('edit-order-trigger'), { target: { value: '57000' } });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('edit-order-save'));
+    });
+    await waitFor(() => expect(bodies).toEqual([{ orderId: 's1', triggerPrice: '57000' }]));
+    fireEvent.click(screen.getByRole('tab', { name: /Trade history/ }));
+    expect((await screen.findByTestId('fill-liquidity')).textContent).toBe('Taker');
   });
 
   it('shows the position with its liquidation price and closes it', async () => {

@@ -16,34 +16,40 @@ import { fillColumns, ledgerColumns, orderColumns, RowList } from './columns.tsx
 import { EMPTY_FILTERS, ORDER_TABS, type HistoryFilters, type OrderTab } from './historyQuery.ts';
 import { OrderFilters } from './OrderFilters.tsx';
 import { useHistoryPage } from './useHistoryPage.ts';
+import { orderEdits } from '../../../protocol/orderView.ts';
+import { EditOrderDialog, editedText } from '../trade/PositionDialogs.tsx';
 import './orders.css';
 
 const TAB_LABEL = { open: 'tabOpen', history: 'tabHistory', trades: 'tabTrades', ledger: 'tabLedger' } as const;
 
-/** Pair names for the filter (GET /market/symbols once); empty until it answers. */
-function useSymbolNames(): string[] {
+/** The instruments (GET /market/symbols once): pair names for the filter, precisions for the edit dialog; empty until it answers. */
+function useSymbols(): SymbolInfo[] {
   const api = useApi();
-  const [names, setNames] = useState<string[]>([]);
+  const [symbols, setSymbols] = useState<SymbolInfo[]>([]);
   useEffect(() => {
     let live = true;
     api
       .get<SymbolInfo[]>('/market/symbols')
       .then((list) => {
-        if (live && Array.isArray(list)) setNames(list.map((s) => s.symbol));
+        if (live && Array.isArray(list)) setSymbols(list);
       })
       .catch(() => undefined);
     return () => {
       live = false;
     };
   }, [api]);
-  return names;
+  return symbols;
 }
 
-function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: HistoryFilters; page: number; setPage: (p: number) => void }) {
+const isIdOrNull = (v: unknown): v is string | null => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 64);
+
+function TabBody({ tab, filters, page, setPage, symbols }: { tab: OrderTab; filters: HistoryFilters; page: number; setPage: (p: number) => void; symbols: readonly SymbolInfo[] }) {
   const { t } = useTranslation('assets');
   const api = useApi();
   const mobile = useDevice() === 'mobile';
   const { load, reload } = useHistoryPage<Order | Fill | LedgerEntry>(tab, filters, page);
+  // The open order being edited (issue 26: a stop's trigger, a limit's price, the size), as view state.
+  const [editId, setEditId] = useViewState<string | null>('orders.futures.edit', null, isIdOrNull);
 
   const cancel = useCallback(
     async (o: Order) => {
@@ -68,6 +74,20 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
   if (load.status === 'loading') return <p className="acct-muted orders-pad">{t('common:loading')}</p>;
   const { list, total, pageSize } = load.data;
   const label = t(TAB_LABEL[tab]);
+  const editing = tab === 'open' && editId !== null ? ((list as Order[]).find((o) => o.id === editId && orderEdits(o) !== null) ?? null) : null;
+  const info = (symbol: string) => symbols.find((x) => x.symbol === symbol);
+  const openActions = (o: Order) => (
+    <span className="orders-actions">
+      {orderEdits(o) !== null && (
+        <Button variant="ghost" size="sm" onClick={() => setEditId(o.id)}>
+          {t('editOrder')}
+        </Button>
+      )}
+      <Button variant="ghost" size="sm" onClick={() => cancel(o)}>
+        {t('cancelOrder')}
+      </Button>
+    </span>
+  );
   return (
     <>
       {list.length === 0 ? (
@@ -83,7 +103,22 @@ function TabBody({ tab, filters, page, setPage }: { tab: OrderTab; filters: Hist
           rowKey={(r) => r.id}
           mobile={mobile}
           label={label}
-          actions={tab === 'open' ? { label: t('actions'), render: (o) => <Button variant="ghost" size="sm" onClick={() => cancel(o)}>{t('cancelOrder')}</Button> } : undefined}
+          actions={tab === 'open' ? { label: t('actions'), render: openActions } : undefined}
+        />
+      )}
+      {editing && (
+        <EditOrderDialog
+          order={editing}
+          base={info(editing.symbol)?.base ?? ''}
+          pricePrecision={info(editing.symbol)?.pricePrecision ?? 2}
+          qtyPrecision={info(editing.symbol)?.qtyPrecision ?? 3}
+          onClose={() => setEditId(null)}
+          onSave={async (patch) => {
+            const o = await api.post<Order>(TRADING_PATHS.editOrder.replace(/^\/api/, ''), { orderId: editing.id, ...patch });
+            const i = info(o.symbol);
+            toast.success(editedText(t, o, i?.base ?? '', i?.pricePrecision ?? 2, i?.qtyPrecision ?? 3));
+            reload();
+          }}
         />
       )}
       <Pager page={page} total={total} pageSize={pageSize} onPage={setPage} />
@@ -101,7 +136,8 @@ const isHistoryFilters = stringsLike(EMPTY_FILTERS);
 export function FuturesOrdersScreen() {
   const { t } = useTranslation('assets');
   const device = useDevice();
-  const symbols = useSymbolNames();
+  const symbolInfo = useSymbols();
+  const symbols = useMemo(() => symbolInfo.map((x) => x.symbol), [symbolInfo]);
   // View state as intents (src/core/viewState.ts): recorded, and shown again by a replay.
   const [tab, setTab] = useViewState<OrderTab>('orders.futures.tab', 'open', oneOf(ORDER_TABS));
   const [filters, setFilters] = useViewState<HistoryFilters>('orders.futures.filters', EMPTY_FILTERS, isHistoryFilters);
@@ -131,7 +167,7 @@ export function FuturesOrdersScreen() {
             setPage(1);
           }}
         />
-        <TabBody key={tab} tab={tab} filters={filters} page={page} setPage={setPage} />
+        <TabBody key={tab} tab={tab} filters={filters} page={page} setPage={setPage} symbols={symbolInfo} />
       </div>
     </AccountLayout>
   );

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { formatNumber, trendOf } from '../../../format/number.ts';
 import type { Fill, LedgerEntry, Order } from '../../../protocol/trading.ts';
+import { orderLimitPrice, orderTrigger } from '../../../protocol/orderView.ts';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { formatDateTime } from '../../../format/date.ts';
@@ -32,10 +33,16 @@ function contractLabel(t: TFunction, c: 'perp' | 'std'): string {
   return t(c === 'perp' ? 'contractPerp' : 'contractStd');
 }
 
-/** Price of an order: the limit / trigger price, or 'Market' for a market order not yet filled. */
+/** Price of an order: its limit price, or 'Market' for one that executes at the market (a stop-market too). */
 function orderPrice(t: TFunction, o: Order): string {
-  if ((o.kind === 'marketOpen' || o.kind === 'marketClose') && o.price === 0) return t('marketPrice');
-  return formatNumber(o.price, 2);
+  const p = orderLimitPrice(o);
+  return p === null ? t('marketPrice') : formatNumber(p, 2);
+}
+
+/** A conditional order's trigger and the price it watches ("67,000.00 · Mark"); '--' for the other kinds. */
+export function orderTriggerText(t: TFunction, o: Order): string {
+  const tr = orderTrigger(o);
+  return tr ? `${formatNumber(tr.price, 2)} · ${t(`triggerBy_${tr.by}`)}` : '--';
 }
 
 export function orderColumns(t: TFunction, withStatus: boolean): Column<Order>[] {
@@ -46,10 +53,11 @@ export function orderColumns(t: TFunction, withStatus: boolean): Column<Order>[]
     { key: 'kind', label: t('kind'), render: (o) => t(`kind_${o.kind}`) },
     { key: 'side', label: t('side'), render: (o) => sideCell(t, o.side) },
     { key: 'leverage', label: t('leverage'), num: true, render: (o) => `${o.leverage}x` },
+    { key: 'trigger', label: t('trigger'), num: true, render: (o) => orderTriggerText(t, o) },
     { key: 'price', label: t('price'), num: true, render: (o) => orderPrice(t, o) },
     { key: 'qty', label: t('quantity'), num: true, render: (o) => formatNumber(o.qty, 4) },
     { key: 'executed', label: t('executedQty'), num: true, render: (o) => formatNumber(o.executedQty, 4) },
-    { key: 'avg', label: t('avgPrice'), num: true, render: (o) => formatNumber(o.avgPrice, 2) },
+    { key: 'avg', label: t('avgPrice'), num: true, render: (o) => (o.executedQty > 0 ? formatNumber(o.avgPrice, 2) : '--') },
   ];
   if (withStatus) cols.push({ key: 'status', label: t('status'), render: (o) => <span className={`orders-status orders-status--${o.status}`}>{t(`status_${o.status}`)}</span> });
   return cols;
@@ -64,6 +72,7 @@ export function fillColumns(t: TFunction): Column<Fill>[] {
     { key: 'side', label: t('side'), render: (f) => sideCell(t, f.side) },
     { key: 'qty', label: t('executedQty'), num: true, render: (f) => formatNumber(f.qty, 4) },
     { key: 'price', label: t('avgPrice'), num: true, render: (f) => formatNumber(f.price, 2) },
+    { key: 'liquidity', label: t('liquidity'), render: (f) => (f.liquidity ? t(`liquidity_${f.liquidity}`) : '--') },
     { key: 'fee', label: t('fee'), num: true, render: (f) => formatCoinAmount(f.fee, 'USDT') },
     { key: 'pnl', label: t('realizedPnl'), num: true, render: (f) => signed(f.realizedPnl) },
   ];

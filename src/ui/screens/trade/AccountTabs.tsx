@@ -15,7 +15,8 @@ import type { LivePosition as Position } from '../../../streams/positionFigures.
 import type { HistoryList } from '../../../core/tradingApi.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useViewState } from '../../hooks/useViewState.ts';
-import { CloseAllDialog, CloseDialog, EditOrderDialog, TpslDialog } from './PositionDialogs.tsx';
+import { CloseAllDialog, CloseDialog, EditOrderDialog, editedText, TpslDialog } from './PositionDialogs.tsx';
+import { orderEdits, orderLimitPrice, orderTrigger } from '../../../protocol/orderView.ts';
 import type { TradingAccount } from './useTradingAccount.ts';
 import { formatDateTime } from '../../../format/date.ts';
 
@@ -53,7 +54,7 @@ export function AccountTabs({
   const setTab = onTab;
   // The edit dialog's target is view state (issue 16): the order id, shown only while that order is still open.
   const [editOrderId, setEditOrderId] = useViewState<string | null>('trade.editOrder', null, isOrderIdOrNull);
-  const editOrder = editOrderId === null ? null : (account.openOrders.find((o) => o.id === editOrderId && EDITABLE.includes(o.kind)) ?? null);
+  const editOrder = editOrderId === null ? null : (account.openOrders.find((o) => o.id === editOrderId && orderEdits(o) !== null) ?? null);
   const flows = usePositionFlows(contract, account, symbols);
   const pp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.pricePrecision ?? 2;
   const qp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.qtyPrecision ?? 3;
@@ -123,7 +124,17 @@ export function AccountTabs({
     </>
   );
   /** Order kinds the trade texts may not name yet fall back to the positions texts. */
-  const kindText = (kind: Order['kind']) => t(`kind_${kind}`, { defaultValue: t(`positions:kind_${kind}`, { defaultValue: kind }) });
+  const kindText = (kind: Order['kind']) => t(`kind_${kind}`);
+  /** A conditional order's trigger and the price it watches ("67,000.0 · Mark"); '--' for the other kinds. */
+  const triggerText = (o: Order) => {
+    const tr = orderTrigger(o);
+    return tr ? `${formatNumber(tr.price, pp(o.symbol))} · ${t(`triggerBy_${tr.by}`)}` : '--';
+  };
+  /** The price the order executes at, or 'Market'. */
+  const priceText = (o: Order) => {
+    const p = orderLimitPrice(o);
+    return p === null ? t('market') : formatNumber(p, pp(o.symbol));
+  };
   const moreButton = (list: HistoryList, shown: number) =>
     account.more?.[list] ? (
       <div className="rf-at-more">
@@ -211,24 +222,25 @@ export function AccountTabs({
           <table className="rf-table" data-testid="open-orders">
             <thead>
               <tr>
-                {['time', 'symbol', 'type', 'side', 'price', 'amount', 'filled', 'actions'].map((c) => (
+                {['time', 'symbol', 'type', 'side', 'trigger', 'price', 'amount', 'filled', 'actions'].map((c) => (
                   <th key={c}>{t(`col_${c}`)}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {empty(account.openOrders.length, 8)}
+              {empty(account.openOrders.length, 9)}
               {account.openOrders.map((o) => (
                 <tr key={o.id} data-testid="open-order-row">
                   <td>{formatDateTime(o.createdAt)}</td>
                   <td>{o.symbol}</td>
                   <td>{kindText(o.kind)}</td>
                   <td className={o.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(o.side)}</td>
-                  <td className="rf-num">{o.kind === 'marketOpen' || o.kind === 'marketClose' ? t('market') : formatNumber(o.price, pp(o.symbol))}</td>
+                  <td className="rf-num" data-testid="order-trigger">{triggerText(o)}</td>
+                  <td className="rf-num" data-testid="order-price">{priceText(o)}</td>
                   <td className="rf-num">{formatNumber(o.qty, qp(o.symbol))}</td>
                   <td className="rf-num">{formatNumber(o.executedQty, qp(o.symbol))}</td>
                   <td className="rf-at-actions">
-                    {EDITABLE.includes(o.kind) && (
+                    {orderEdits(o) !== null && (
                       <Button size="sm" variant="secondary" onClick={() => setEditOrderId(o.id)}>
                         {t('positions:editOrder')}
                       </Button>
@@ -246,20 +258,21 @@ export function AccountTabs({
           <table className="rf-table" data-testid="order-history">
             <thead>
               <tr>
-                {['time', 'symbol', 'type', 'side', 'price', 'avgPrice', 'amount', 'filled', 'fee', 'status'].map((c) => (
+                {['time', 'symbol', 'type', 'side', 'trigger', 'price', 'avgPrice', 'amount', 'filled', 'fee', 'status'].map((c) => (
                   <th key={c}>{t(`col_${c}`)}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {empty(account.orderHistory.length, 10)}
+              {empty(account.orderHistory.length, 11)}
               {account.orderHistory.map((o) => (
                 <tr key={o.id} data-testid="order-history-row">
                   <td>{formatDateTime(o.createdAt)}</td>
                   <td>{o.symbol}</td>
                   <td>{kindText(o.kind)}</td>
                   <td className={o.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(o.side)}</td>
-                  <td className="rf-num">{o.kind === 'marketOpen' || o.kind === 'marketClose' ? t('market') : formatNumber(o.price, pp(o.symbol))}</td>
+                  <td className="rf-num">{triggerText(o)}</td>
+                  <td className="rf-num">{priceText(o)}</td>
                   <td className="rf-num">{o.executedQty > 0 ? formatNumber(o.avgPrice, pp(o.symbol)) : '--'}</td>
                   <td className="rf-num">{formatNumber(o.qty, qp(o.symbol))}</td>
                   <td className="rf-num">{formatNumber(o.executedQty, qp(o.symbol))}</td>
@@ -275,13 +288,13 @@ export function AccountTabs({
           <table className="rf-table" data-testid="trade-history">
             <thead>
               <tr>
-                {['time', 'symbol', 'side', 'price', 'amount', 'fee', 'realizedPnl'].map((c) => (
+                {['time', 'symbol', 'side', 'price', 'amount', 'liquidity', 'fee', 'realizedPnl'].map((c) => (
                   <th key={c}>{t(`col_${c}`)}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {empty(account.fills.length, 7)}
+              {empty(account.fills.length, 8)}
               {account.fills.map((f) => (
                 <tr key={f.id} data-testid="trade-history-row">
                   <td>{formatDateTime(f.time)}</td>
@@ -289,6 +302,7 @@ export function AccountTabs({
                   <td className={f.side === 'buy' ? 'rf-up' : 'rf-down'}>{t(f.side)}</td>
                   <td className="rf-num">{formatNumber(f.price, pp(f.symbol))}</td>
                   <td className="rf-num">{formatNumber(f.qty, qp(f.symbol))}</td>
+                  <td data-testid="fill-liquidity">{f.liquidity ? t(`liquidity_${f.liquidity}`) : '--'}</td>
                   <td className="rf-num">{formatNumber(f.fee, 4)}</td>
                   <td className={`rf-num ${Number(f.realizedPnl) >= 0 ? 'rf-up' : 'rf-down'}`}>{formatNumber(f.realizedPnl, 4)}</td>
                 </tr>
@@ -335,7 +349,7 @@ export function AccountTabs({
           onClose={() => setEditOrderId(null)}
           onSave={async (patch) => {
             const o = await account.api.editOrder(editOrder.id, patch);
-            toast.success(t('positions:edited', { qty: formatNumber(o.qty, qp(o.symbol)), base: base(o.symbol), price: formatNumber(o.price, pp(o.symbol)) }));
+            toast.success(editedText(t, o, base(o.symbol), pp(o.symbol), qp(o.symbol)));
             account.refresh();
           }}
         />
@@ -347,8 +361,6 @@ export function AccountTabs({
 /** A recorded 'trade.editOrder' value: an order id (a short string) or null (no dialog). */
 export const isOrderIdOrNull = (v: unknown): v is string | null => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 64);
 
-/** Open orders whose price and quantity can be edited in place. */
-const EDITABLE: readonly Order['kind'][] = ['limitOpen', 'limitClose', 'limitTakeProfit', 'limitStopLoss', 'stopLimit'];
 
 /**
  * The close and TP/SL flows of the panel: the core's machines (src/core/screenMachines.ts) held

@@ -7,6 +7,9 @@ import { CLOSE_PERCENTS, closePnl, roundScaled, type ClosePercent } from '../../
 import type { CloseContext, CloseMode } from '../../../machines/closeMachine.ts';
 import type { TpslContext } from '../../../machines/tpslMachine.ts';
 import type { Order, Position } from '../../../protocol/trading.ts';
+import { orderEdits, orderLimitPrice, orderTrigger, TPSL_KINDS } from '../../../protocol/orderView.ts';
+import type { TFunction } from 'i18next';
+import type { OrderPatch } from '../../../core/tradingApi.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import './positions.css';
@@ -290,6 +293,15 @@ export function TpslDialog({
 }
 
 /** Edits a pending order's price and quantity in place (POST /trade/order/edit, same id). */
+/** The toast of a saved edit: size and price, or size and trigger for a stop-market. */
+export function editedText(t: TFunction, o: Order, base: string, pricePrecision: number, qtyPrecision: number): string {
+  const qty = formatNumber(o.qty, qtyPrecision);
+  const limit = orderLimitPrice(o);
+  const trigger = orderTrigger(o);
+  if (limit === null && trigger) return t('positions:editedTrigger', { qty, base, trigger: formatNumber(trigger.price, pricePrecision) });
+  return t('positions:edited', { qty, base, price: formatNumber(o.price, pricePrecision) });
+}
+
 export function EditOrderDialog({
   order,
   base,
@@ -303,24 +315,31 @@ export function EditOrderDialog({
   pricePrecision: number;
   qtyPrecision: number;
   /** Resolves when saved; rejects with the server's message. */
-  onSave: (patch: { price?: string; qty?: string }) => Promise<unknown>;
+  onSave: (patch: OrderPatch) => Promise<unknown>;
   onClose: () => void;
 }) {
   const { t } = useTranslation('positions');
+  // What this order lets the user change (issue 26: a stop's trigger, a TP/SL order's price = its trigger).
+  const edits = orderEdits(order) ?? { price: false, trigger: false, qty: false };
+  const trigger = orderTrigger(order);
   const startPrice = order.price.toFixed(pricePrecision);
+  const startTrigger = (order.triggerPrice ?? 0).toFixed(pricePrecision);
   const startQty = order.qty.toFixed(qtyPrecision);
   const [price, setPrice] = useState(startPrice);
+  const [triggerText, setTrigger] = useState(startTrigger);
   const [qty, setQty] = useState(startQty);
   const [error, setError] = useState<string | null>(null);
   const same = (a: string, b: string) => {
     const x = parseScaled(a);
     return x !== null && x === parseScaled(b);
   };
+  const tpsl = TPSL_KINDS.includes(order.kind);
   const save = async () => {
-    const patch: { price?: string; qty?: string } = {};
-    if (!same(price, startPrice)) patch.price = price.trim();
-    if (!same(qty, startQty)) patch.qty = qty.trim();
-    if (patch.price === undefined && patch.qty === undefined) {
+    const patch: OrderPatch = {};
+    if (edits.price && !same(price, startPrice)) patch.price = price.trim();
+    if (edits.trigger && !same(triggerText, startTrigger)) patch.triggerPrice = triggerText.trim();
+    if (edits.qty && !same(qty, startQty)) patch.qty = qty.trim();
+    if (patch.price === undefined && patch.qty === undefined && patch.triggerPrice === undefined) {
       setError(t('editNothing'));
       return;
     }
@@ -348,10 +367,18 @@ export function EditOrderDialog({
       }
     >
       <div className="rf-pd">
-        <label className="rf-pd-field">
-          <span>{t('editPrice')}</span>
-          <input inputMode="decimal" value={price} onChange={(e) => (setPrice(e.target.value), setError(null))} />
-        </label>
+        {edits.trigger && trigger && (
+          <label className="rf-pd-field">
+            <span>{t('editTrigger', { by: t(`triggerBy_${trigger.by}`) })}</span>
+            <input inputMode="decimal" value={triggerText} onChange={(e) => (setTrigger(e.target.value), setError(null))} data-testid="edit-order-trigger" />
+          </label>
+        )}
+        {edits.price && (
+          <label className="rf-pd-field">
+            <span>{tpsl ? t('editTrigger', { by: t('triggerBy_mark') }) : t('editPrice')}</span>
+            <input inputMode="decimal" value={price} onChange={(e) => (setPrice(e.target.value), setError(null))} data-testid="edit-order-price" />
+          </label>
+        )}
         <label className="rf-pd-field">
           <span>{t('editQty', { base })}</span>
           <input inputMode="decimal" value={qty} onChange={(e) => (setQty(e.target.value), setError(null))} />
