@@ -188,6 +188,11 @@ const en = {
   ledger_FUNDING_FEE: "Funding fee",
   ledger_OVERNIGHT_FEE: "Overnight fee",
   ledger_COMPENSATION_PAYOUT: "Compensation payout",
+  ledger_DEPOSIT: "Deposit",
+  ledger_WITHDRAW_HOLD: "Withdrawal hold",
+  ledger_WITHDRAW_RELEASE: "Withdrawal hold released",
+  ledger_WITHDRAW: "Withdrawal",
+  ledger_WITHDRAW_FEE: "Withdrawal fee",
 };
 
 export const trade = defineResources({
@@ -372,6 +377,11 @@ export const trade = defineResources({
     ledger_FUNDING_FEE: "资金费用",
     ledger_OVERNIGHT_FEE: "隔夜费",
     ledger_COMPENSATION_PAYOUT: "补偿发放",
+    ledger_DEPOSIT: "充值",
+    ledger_WITHDRAW_HOLD: "提币冻结",
+    ledger_WITHDRAW_RELEASE: "提币解冻",
+    ledger_WITHDRAW: "提币",
+    ledger_WITHDRAW_FEE: "提币手续费",
   },
   hk: {
     perpetual: "U本位永續",
@@ -553,6 +563,11 @@ export const trade = defineResources({
     ledger_FUNDING_FEE: "資金費用",
     ledger_OVERNIGHT_FEE: "隔夜費",
     ledger_COMPENSATION_PAYOUT: "補償發放",
+    ledger_DEPOSIT: "充值",
+    ledger_WITHDRAW_HOLD: "提幣凍結",
+    ledger_WITHDRAW_RELEASE: "提幣解凍",
+    ledger_WITHDRAW: "提幣",
+    ledger_WITHDRAW_FEE: "提幣手續費",
   },
   jp: {
     perpetual: "USDT-M 無期限",
@@ -734,6 +749,11 @@ export const trade = defineResources({
     ledger_FUNDING_FEE: "資金調達手数料",
     ledger_OVERNIGHT_FEE: "オーバーナイト手数料",
     ledger_COMPENSATION_PAYOUT: "補償金の支払い",
+    ledger_DEPOSIT: "入金",
+    ledger_WITHDRAW_HOLD: "出金保留",
+    ledger_WITHDRAW_RELEASE: "出金保留の解除",
+    ledger_WITHDRAW: "出金",
+    ledger_WITHDRAW_FEE: "出金手数料",
   },
   ko: {
     perpetual: "USDT-M 무기한",
@@ -915,5 +935,10 @@ export const trade = defineResources({
     ledger_FUNDING_FEE: "펀딩비",
     ledger_OVERNIGHT_FEE: "오버나이트 수수료",
     ledger_COMPENSATION_PAYOUT: "보상 지급",
+    ledger_DEPOSIT: "입금",
+    ledger_WITHDRAW_HOLD: "출금 보류",
+    ledger_WITHDRAW_RELEASE: "출금 보류 해제",
+    ledger_WITHDRAW: "출금",
+    ledger_WITHDRAW_FEE: "출금 수수료",
   },
 });

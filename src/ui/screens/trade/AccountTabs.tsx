@@ -325,7 +325,7 @@ export function AccountTabs({
               {account.ledger.map((l) => (
                 <tr key={l.id} data-testid="transaction-row" data-type={l.type}>
                   <td>{formatDateTime(l.time)}</td>
-                  <td>{t(`ledger_${l.type}`, { defaultValue: l.type })}</td>
+                  <td>{t(`ledger_${l.type}`)}</td>
                   <td>{l.symbol || '--'}</td>
                   <td className={`rf-num ${Number(l.amount) >= 0 ? 'rf-up' : 'rf-down'}`}>
                     {Number(l.amount) > 0 ? '+' : ''}
