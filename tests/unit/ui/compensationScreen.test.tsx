@@ -104,6 +104,8 @@ describe('compensation orders screen', () => {
     fireEvent.click(screen.getByTestId('comp-claim-3'));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Claim compensation')).toBeTruthy();
+    // issue 26: the daily payout is the daily return, not the total (152.925 over 30 days)
+    expect(within(dialog).getByText(/pays 5\.0975(00)? USDT back to you each day for 30 days, 152\.925(000)? USDT in total/)).toBeTruthy();
     fireEvent.click(await within(dialog).findByTestId('comp-voucher-7'));
     fireEvent.click(within(dialog).getByTestId('comp-confirm'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -56,7 +56,7 @@ export function ActionDialog({ actor, send }: { actor: CompensationActor; send: 
   const picked = vouchers.find((v) => v.id === voucherId);
   const intro =
     action === 'claim'
-      ? t('claimText', { amount: usdt(order.amount), days: formatNumber(order.durationDays, 0) })
+      ? t('claimText', { daily: usdt(order.dailyReturn), amount: usdt(order.amount), days: formatNumber(order.durationDays, 0) })
       : action === 'boost'
         ? t('boostText', { remaining: usdt(remainingOf(order)), days: formatNumber(order.daysLeft, 0) })
         : t('withdrawText', { amount: usdt(order.paid) });
