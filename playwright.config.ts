@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { E2E_BASE_PORT, E2E_WORKERS } from './tests/e2e/servers.ts';
+import { E2E_BASE_PORT, E2E_WORKERS, serverOrigin } from './tests/e2e/servers.ts';
 
 function chromiumPath(): string {
   try {
@@ -40,8 +40,9 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.PW_JSON_OUTPUT ? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]] : 'list',
   use: {
-    // Overridden per worker by tests/e2e/fixtures.ts; this is the first worker's server.
-    baseURL: `http://127.0.0.1:${E2E_BASE_PORT}`,
+    // Each worker process loads this file again with its TEST_PARALLEL_INDEX: its own server, for
+    // `page`, `request` and every context a test opens from `browser`.
+    baseURL: serverOrigin(Number(process.env.TEST_PARALLEL_INDEX ?? 0)),
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1440, height: 900 },

@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
 
 /**
  * Issue 14, accessibility: an axe-core scan of every route, as a guest and signed in, in both
- * themes at 1440x900 and 390x844. Any serious or critical violation, or a screen without exactly
+ * themes at 1440x900 and 390x844, each sweep in one page that moves from route to route as the
+ * router does on a link (the app starts once per sweep, not once per route). Any serious or critical violation, or a screen without exactly
  * one h1, fails the test, listed with its route, rule and the nodes it hit. axe is injected from node_modules into a context that
  * bypasses the app's CSP (tests only).
  */
@@ -29,18 +30,58 @@ interface Hit {
   nodes: string[];
 }
 
-async function scan(page: Page, route: string): Promise<Hit[]> {
-  await page.goto(route);
+/**
+ * Resolves once the page has had no request in flight for 300 ms (sockets aside): the screen's
+ * data has arrived. Counts requests itself because a client-side navigation has no load state.
+ */
+async function settle(page: Page, inflight: Set<unknown>): Promise<void> {
+  let quietSince = Date.now();
+  const deadline = Date.now() + 8_000;
+  while (Date.now() < deadline) {
+    if (inflight.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 300) return;
+    await page.waitForTimeout(50);
+  }
+}
+
+/**
+ * One page that visits `routes` in turn as a user clicking links would (client-side navigation:
+ * the app, its sockets and axe load once), scanning each screen once its data has arrived.
+ */
+async function sweep(page: Page, routes: readonly string[]): Promise<Hit[]> {
+  const inflight = new Set<unknown>();
+  page.on('request', (r) => {
+    if (r.resourceType() !== 'websocket') inflight.add(r);
+  });
+  page.on('requestfinished', (r) => inflight.delete(r));
+  page.on('requestfailed', (r) => inflight.delete(r));
+  const hits: Hit[] = [];
+  for (const [i, route] of routes.entries()) {
+    if (i === 0) {
+      await page.goto(route);
+      await page.addScriptTag({ path: AXE });
+    } else {
+      await page.evaluate((to) => {
+        window.history.pushState(null, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+      }, route);
+    }
+    await expect.poll(() => page.evaluate(() => window.location.pathname + window.location.search)).toBe(route);
+    hits.push(...(await scan(page, route, inflight)));
+  }
+  return hits;
+}
+
+async function scan(page: Page, route: string, inflight: Set<unknown>): Promise<Hit[]> {
   await page.locator('main').first().waitFor();
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.addScriptTag({ path: AXE });
+  await settle(page, inflight);
+  // A route's screen can render after the shell's main (lazy chunk, first data): give its h1 a moment to appear.
+  await page.locator('h1').first().waitFor({ timeout: 5000 }).catch(() => undefined);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')} :: ${(n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim()}`) }));
   });
-  // A route's screen can render after the shell's main (lazy chunk, first data): give its h1 a moment to appear.
-  await page.locator('h1').first().waitFor({ timeout: 5000 }).catch(() => undefined);
   const h1 = await page.locator('h1').count();
   const headings = h1 === 1 ? [] : [{ route, rule: 'one-h1', impact: 'serious', help: `one h1 per screen, found ${h1}`, nodes: [] }];
   return [
@@ -56,22 +97,24 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
+// The four sweeps (and the focus test) are independent: spread them over the workers.
+test.describe.configure({ mode: 'parallel' });
+
 for (const size of SIZES) {
   for (const theme of ['dark', 'light'] as const) {
     test(`no serious or critical axe violation on any route, ${size.name}, ${theme}`, async ({ browser, request }) => {
       test.setTimeout(240_000);
-      const hits: Hit[] = [];
       const guest = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
       const gp = await guest.newPage();
       await presetStorage(gp, { theme });
-      for (const r of GUEST_ROUTES) hits.push(...(await scan(gp, r)));
+      const hits = await sweep(gp, GUEST_ROUTES);
       await guest.close();
 
       const token = await apiSignUp(request, uniqueEmail('a11y'), 'Passw0rd!');
       const user = await browser.newContext({ viewport: { width: size.width, height: size.height }, bypassCSP: true });
       const up = await user.newPage();
       await presetStorage(up, { token, theme });
-      for (const r of USER_ROUTES) hits.push(...(await scan(up, r)));
+      hits.push(...(await sweep(up, USER_ROUTES)));
       await user.close();
 
       const report = hits.map((h) => `${h.route} [${h.impact}] ${h.rule}: ${h.help}\n    ${h.nodes.join('\n    ')}`).join('\n');

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
 import { DEMO_ACCOUNT as DEMO, demoToken, presetStorage, themeShots } from './authHelpers.ts';
 import { operatorHeaders } from './operator.ts';

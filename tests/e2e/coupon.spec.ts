@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
 import { apiSignUp, demoToken, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, makePng, presetStorage, uniqueEmail } from './authHelpers.ts';
 import { operatorHeaders } from './operator.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { Locator, Page, WebSocketRoute } from '@playwright/test';
 import { onTick, releaseMarket, steerMarket } from './steer.ts';
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { apiSignUp, presetStorage } from './authHelpers.ts';
 import { releaseMarket, steerMarket } from './steer.ts';

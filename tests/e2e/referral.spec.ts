@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, lastMailId, mailCode, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
 

@@ -1,8 +1,9 @@
 /**
  * The browser suite's servers: one real server per Playwright worker, each on its own port with
  * its own database, so two workers never share accounts, the demo session, rate limits or a
- * steered market. playwright.config.ts starts them (webServer) and tests/e2e/fixtures.ts points
- * each worker's `baseURL` at its own. Shared by both, so the ports cannot drift apart.
+ * steered market. playwright.config.ts starts them (webServer) and, loaded again in each worker
+ * process, points that worker's `baseURL` at its own (TEST_PARALLEL_INDEX is stable across a worker
+ * restart, so a restarted worker finds the same server).
  */
 
 /** Workers, and so servers (E2E_WORKERS, default 2: one per core of the reference machine). */

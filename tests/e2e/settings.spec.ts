@@ -1,6 +1,5 @@
-import { expect, test } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { serverOrigin } from './servers.ts';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
 
 /**
@@ -32,7 +31,7 @@ let token = '';
 let email = '';
 
 test.beforeAll(async ({ playwright }, info) => {
-  const request = await playwright.request.newContext({ baseURL: serverOrigin(info.parallelIndex) });
+  const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
   email = uniqueEmail('shots');
   token = await apiSignUp(request, email, PASSWORD);
   await request.dispose();
