@@ -1,11 +1,12 @@
 /**
  * Order placement throughput through the real HTTP API: a fresh server (file SQLite in a temp
- * DATA_DIR, the trading engine on a ControlledMarketSource) and autocannon POSTing market orders
- * (each with a new clientOrderId) with one user's token. Reports placements per second and latency
- * percentiles (autocannon in a worker thread, off the server's event loop). Every placement is one serialised database transaction (order, fill, position, four
- * ledger rows), so this measures the engine's write path, not just routing. Leverage 20: the
- * position grows by 60 USDT of notional per order, and a leverage above the maintenance bracket of
- * the grown notional is refused (100× is allowed only up to 500 000 USDT).
+ * DATA_DIR, the trading engine on a ControlledMarketSource, production rate limits) and a load
+ * generator (bench/loadGen.ts: Debian's `wrk` when installed, else autocannon in a worker thread;
+ * the 'load generator' figure says which ran) POSTing market orders, each with a new
+ * clientOrderId, rotating over USERS accounts (1 000) so the per-account order limits (300 per 10 s)
+ * are not what is measured. Every placement is one serialised database operation (order, fill,
+ * position, four ledger rows, group-committed), so this measures the engine's write path, not just
+ * routing. Leverage 20: a position grows by 60 USDT of notional per order.
  *
  * The same run is made on SQLite (a file in a temp DATA_DIR, as `npm start`) and on PostgreSQL
  * (DATABASE_URL; a throw-away server started from the Debian binaries in a temp dir, with the
@@ -15,17 +16,17 @@
  * runs one only; without the PostgreSQL binaries the postgres figures say so.
  *
  * Where the time goes: 'server busy us/order' is the server's event-loop busy time per placement
- * (the load generator is another thread), and 'engine alone' places the same orders straight into
- * the engine's queue without HTTP, the ceiling of one event loop running the engine. The SQLite run
- * ends with issue 14's target line (2 000 orders/s with p99 under 20 ms): met or not met.
+ * (the load generator is another process), and 'engine alone' runs issue 28's command mix (60 %
+ * limit, 30 % cancel, 10 % market, 1 000 users) straight into the engine's queue without HTTP, the
+ * ceiling of one event loop running the engine. Figures are named as issue 28 names them
+ * (`engine alone commands/s`, `sqlite orders/s`, `sqlite p99 ms`, `postgres orders/s`, `socket
+ * orders/s`, `socket p99 ms`), with its targets: met or not met.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -43,57 +44,46 @@ import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
 import { createTrading } from '../server/trading/wiring.ts';
 import type { TradingEngine } from '../server/trading/engine.ts';
 import { placeOrderBody } from '../src/protocol/trading.ts';
-
-/** What the load worker sends back: autocannon's figures (it ships no type declarations). */
-interface LoadResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number; max: number };
-  non2xx: number;
-  errors: number;
-}
-
-/**
- * The load generator runs in a worker thread so its own work (building and parsing HTTP) is on
- * the other core, not on the server's event loop it measures.
- */
-const LOAD_CODE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const autocannon = require(workerData.autocannon);
-let n = 0;
-autocannon({
-  url: workerData.url,
-  method: 'POST',
-  connections: workerData.connections,
-  duration: workerData.seconds,
-  headers: { 'content-type': 'application/json', authorization: workerData.token, client: 'web' },
-  requests: [{ setupRequest: (req) => {
-    n += 1;
-    return { ...req, body: JSON.stringify({ clientOrderId: 'b' + n, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 }) };
-  } }],
-}).then(
-  (raw) => {
-    // Off the main thread autocannon returns encoded histograms: aggregate them here.
-    const r = autocannon.aggregateResult([raw], { url: workerData.url, duration: workerData.seconds });
-    parentPort.postMessage({ ok: true, r: { requests: { average: r.requests.total / workerData.seconds }, latency: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max }, non2xx: r.non2xx, errors: r.errors } });
-  },
-  (e) => parentPort.postMessage({ ok: false, message: String(e) }),
-);
-`;
+import { runLoad } from './loadGen.ts';
 
 const SECONDS = Number(process.env.BENCH_ORDERS_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_ORDERS_CONNECTIONS ?? 20);
-/** Issue 14's target for placements through HTTP on SQLite. */
-const TARGET = { ordersPerSecond: 2000, p99Ms: 20 };
+/** Accounts the load is spread over (issue 28: 1 000 users), so it stays under the per-account order limits. */
+const USERS = Number(process.env.BENCH_ORDERS_USERS ?? 1000);
+/** Issue 28's targets on this 2-core machine. */
+const TARGET = { ordersPerSecond: 3000, p99Ms: 20, engineCommandsPerSecond: 100_000, postgresWithin: 0.2 };
+/** Figures the bench cannot measure yet (issue 28), named as the issue names them so runs compare. */
+const NOT_BUILT = {
+  'socket orders/s': 'not built yet: /api/ws/user has no order methods (issue 28 step 6)',
+  'socket p99 ms': 'not built yet: /api/ws/user has no order methods (issue 28 step 6)',
+};
 
-/** The same market order the load worker sends (a fresh clientOrderId each). */
-const marketBuy = (clientOrderId: string) => placeOrderBody.parse({ clientOrderId, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 });
+/** The market order the HTTP load sends (the load generator sets a fresh clientOrderId each). */
+const MARKET_BUY = { symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 } as const;
+
+/** A small deterministic PRNG (mulberry32): the engine mix is the same from run to run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /**
- * The engine without HTTP: CONNECTIONS callers placing market orders straight into the engine's
- * queue for `seconds` (the ceiling of one event loop running the engine; HTTP only adds to it).
- * Busy time is the main thread's event-loop utilization, so the figure is the engine's own cost.
+ * The engine without HTTP, issue 28's mix: 60 % limit placements (resting under / over the price),
+ * 30 % cancels of a resting order, 10 % market orders, over `users` accounts, CONNECTIONS callers
+ * straight into the engine's queue for `seconds`. Busy time is the main thread's event-loop
+ * utilization, so the figure is the engine's own cost (the ceiling of one event loop running it).
  */
-async function engineAlone(engine: TradingEngine, userId: number, seconds: number): Promise<Record<string, number>> {
+async function engineMix(engine: TradingEngine, users: readonly number[], seconds: number): Promise<Record<string, number | string>> {
+  const random = prng(28);
+  // Resting orders of every account: a cancel takes one at random (with 1 000 accounts few have one of their own yet).
+  const resting: { userId: number; orderId: string }[] = [];
+  const counts = { limit: 0, cancel: 0, market: 0, refused: 0 };
   let n = 0;
   const end = Date.now() + seconds * 1000;
   const elu0 = performance.eventLoopUtilization();
@@ -101,12 +91,65 @@ async function engineAlone(engine: TradingEngine, userId: number, seconds: numbe
     Array.from({ length: CONNECTIONS }, async (_, caller) => {
       while (Date.now() < end) {
         n += 1;
-        await engine.placeOrder(userId, marketBuy(`alone-${caller}-${n}`));
+        const r = random();
+        try {
+          if (r < 0.3 && resting.length > 0) {
+            const i = Math.floor(random() * resting.length);
+            const { userId, orderId } = resting[i] as { userId: number; orderId: string };
+            resting[i] = resting[resting.length - 1] as { userId: number; orderId: string };
+            resting.pop();
+            counts.cancel += 1;
+            await engine.cancelOrder(userId, { orderId });
+            continue;
+          }
+          const userId = users[Math.floor(random() * users.length)] as number;
+          if (r >= 0.3 && r < 0.4) {
+            counts.market += 1;
+            await engine.placeOrder(userId, placeOrderBody.parse({ ...MARKET_BUY, side: random() < 0.5 ? 'buy' : 'sell', clientOrderId: `m-${caller}-${n}` }));
+          } else {
+            // A limit under the price (buy) or over it (sell): it rests, locking its margin.
+            const buy = random() < 0.5;
+            const price = buy ? 59_000 + Math.floor(random() * 900) : 61_000 + Math.floor(random() * 900);
+            counts.limit += 1;
+            const o = await engine.placeOrder(userId, placeOrderBody.parse({ ...MARKET_BUY, kind: 'limitOpen', side: buy ? 'buy' : 'sell', price, clientOrderId: `l-${caller}-${n}` }));
+            if (o.status === 'pending') resting.push({ userId, orderId: o.id });
+          }
+        } catch {
+          counts.refused += 1;
+        }
       }
     }),
   );
   const elu = performance.eventLoopUtilization(elu0);
-  return { 'engine alone orders/s': Number((n / seconds).toFixed(1)), 'engine alone busy us/order': Number(((elu.active * 1000) / n).toFixed(0)) };
+  const total = counts.limit + counts.cancel + counts.market;
+  const pct = (k: number) => ((100 * k) / Math.max(1, total)).toFixed(1);
+  return {
+    'engine alone commands/s': Number((total / seconds).toFixed(1)),
+    'engine alone busy us/command': Number(((elu.active * 1000) / Math.max(1, total)).toFixed(0)),
+    'engine alone mix': `${pct(counts.limit)} % limit, ${pct(counts.cancel)} % cancel, ${pct(counts.market)} % market; ${counts.refused} refused`,
+  };
+}
+
+/** `n` funded accounts with a session each (the HTTP load rotates through their tokens). */
+async function benchUsers(db: Db, n: number, now: number, name: string): Promise<{ ids: number[]; tokens: string[] }> {
+  const ids: number[] = [];
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i += 10) {
+    const made = await Promise.all(
+      Array.from({ length: Math.min(10, n - i) }, async (_, k) => {
+        const user = await createAccount(db, { email: `${name}${i + k}@example.com`, passwordHash: '!', invitedBy: null, now });
+        await adminCredit(db, user.id, 'perp', 'USDT', 10n ** 15n, now);
+        const token = newToken();
+        await createSession(db, { userId: user.id, tokenHash: hashToken(token), now, ip: '127.0.0.1', client: 'web' });
+        return { id: user.id, token };
+      }),
+    );
+    for (const m of made) {
+      ids.push(m.id);
+      tokens.push(m.token);
+    }
+  }
+  return { ids, tokens };
 }
 
 /** One run against `db` (migrated here); the caller owns and closes it. */
@@ -117,50 +160,47 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
   const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
   source.setPrice('BTCUSDT', 60_000);
   const trading = createTrading({ db, clock, source, periodicMs: 0 });
+  // Production rate limits (RATE_LIMIT_SCALE 1): the load is spread over USERS accounts.
   const app = buildApp({ db, clock, config, plugins: [trading.plugin] });
-  const user = await createAccount(db, { email: 'bench@example.com', passwordHash: '!', invitedBy: null, now: clock.now() });
-  await adminCredit(db, user.id, 'perp', 'USDT', 10n ** 15n, clock.now());
-  const token = newToken();
-  await createSession(db, { userId: user.id, tokenHash: hashToken(token), now: clock.now(), ip: '127.0.0.1', client: 'web' });
+  const httpUsers = await benchUsers(db, USERS, clock.now(), 'http');
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  // The server's own cost per placement: busy time of its event loop (the load worker is another thread).
+  // The server's own cost per placement: busy time of its event loop (the load generator is another process or thread).
   const elu0 = performance.eventLoopUtilization();
-  const worker = new Worker(LOAD_CODE, {
-    eval: true,
-    workerData: { url: `http://127.0.0.1:${port}/api/trade/order`, token, connections: CONNECTIONS, seconds: SECONDS, autocannon: createRequire(import.meta.url).resolve('autocannon') },
-  });
   try {
-    const result = await new Promise<LoadResult>((resolve, reject) => {
-      worker.on('message', (m: { ok: boolean; r?: LoadResult; message?: string }) => (m.ok && m.r ? resolve(m.r) : reject(new Error(m.message))));
-      worker.on('error', reject);
-    });
+    const result = await runLoad({ url: `http://127.0.0.1:${port}/api/trade/order`, connections: CONNECTIONS, seconds: SECONDS, tokens: httpUsers.tokens, body: MARKET_BUY, idField: 'clientOrderId' });
     const elu = performance.eventLoopUtilization(elu0);
     const placed = await db.selectFrom('trade_orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const ordersPerSecond = Number(placed.n) / SECONDS;
-    // A second account, so the HTTP run's grown position does not change what the engine does.
-    const other = await createAccount(db, { email: 'bench-engine@example.com', passwordHash: '!', invitedBy: null, now: clock.now() });
-    await adminCredit(db, other.id, 'perp', 'USDT', 10n ** 15n, clock.now());
-    const alone = await engineAlone(trading.engine, other.id, Math.max(1, SECONDS / 2));
-    const met = ordersPerSecond >= TARGET.ordersPerSecond && result.latency.p99 < TARGET.p99Ms;
+    // Other accounts, so the HTTP run's grown positions do not change what the engine does.
+    const engineUsers = await benchUsers(db, USERS, clock.now(), 'engine');
+    const alone = await engineMix(trading.engine, engineUsers.ids, Math.max(1, SECONDS / 2));
+    const met = ordersPerSecond >= TARGET.ordersPerSecond && result.p99Ms < TARGET.p99Ms;
     return {
-      'orders/s': ordersPerSecond,
-      'requests/s': result.requests.average,
-      'p50 ms': result.latency.p50,
-      'p99 ms': result.latency.p99,
+      'load generator': result.generator,
+      'orders/s': Number(ordersPerSecond.toFixed(1)),
+      'requests/s': result.requestsPerSecond,
+      // Answers that were not an order (the envelope's code was not 200: a limit, a refusal).
+      'requests not placed': Math.max(0, Math.round(result.requestsPerSecond * SECONDS - Number(placed.n))),
+      'p50 ms': result.p50Ms,
+      'p99 ms': result.p99Ms,
       // Group commit at work: how many placements shared one transaction on average.
       'orders per commit': Number((trading.engine.stats.operations / Math.max(1, trading.engine.stats.batches)).toFixed(2)),
-      'max ms': result.latency.max,
+      'max ms': result.maxMs,
       non2xx: result.non2xx,
       errors: result.errors,
       'server busy %': Number((elu.utilization * 100).toFixed(1)),
       'server busy us/order': Number(((elu.active * 1000) / Math.max(1, Number(placed.n))).toFixed(0)),
       ...alone,
-      // The target is set for SQLite (the embedded default).
-      ...(dialect === 'sqlite' ? { [`target >= ${TARGET.ordersPerSecond} orders/s, p99 < ${TARGET.p99Ms} ms`]: met ? 'met' : 'not met' } : {}),
+      // The targets are set for SQLite (the embedded default).
+      ...(dialect === 'sqlite'
+        ? {
+            [`target >= ${TARGET.ordersPerSecond} orders/s, p99 < ${TARGET.p99Ms} ms`]: met ? 'met' : 'not met',
+            [`target engine alone >= ${TARGET.engineCommandsPerSecond} commands/s`]: Number(alone['engine alone commands/s']) >= TARGET.engineCommandsPerSecond ? 'met' : 'not met',
+          }
+        : {}),
     };
   } finally {
-    await worker.terminate();
     await app.close();
   }
 }
@@ -208,10 +248,20 @@ async function onPostgres(): Promise<Record<string, number | string>> {
 
 export async function run(): Promise<Record<string, number | string>> {
   const which = process.env.BENCH_ORDERS_DB ?? 'both';
+  const sqlite = which === 'postgres' ? {} : await onSqlite();
+  const postgres = which === 'sqlite' ? {} : await onPostgres();
+  const [s, p] = [sqlite['sqlite orders/s'], postgres['postgres orders/s']];
   return {
     connections: CONNECTIONS,
     seconds: SECONDS,
-    ...(which === 'postgres' ? {} : await onSqlite()),
-    ...(which === 'sqlite' ? {} : await onPostgres()),
+    users: USERS,
+    // Other engineers' work on this shared 2-core machine shows here: figures under load are a floor.
+    'load average (1 min) at end': Number(loadavg()[0]?.toFixed(2)),
+    // Issue 28's name for the engine alone is the embedded default's (SQLite) figure.
+    ...(sqlite['sqlite engine alone commands/s'] !== undefined ? { 'engine alone commands/s': sqlite['sqlite engine alone commands/s'] } : {}),
+    ...sqlite,
+    ...postgres,
+    ...(typeof s === 'number' && typeof p === 'number' ? { [`target postgres within ${TARGET.postgresWithin * 100} % of sqlite`]: p >= s * (1 - TARGET.postgresWithin) ? 'met' : `not met (${((100 * p) / s).toFixed(0)} % of sqlite)` } : {}),
+    ...NOT_BUILT,
   };
 }
