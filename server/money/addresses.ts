@@ -1,20 +1,17 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bech32, bech32m, createBase58check } from '@scure/base';
+import { bech32 } from '@scure/base';
+import { base58check, toChecksumAddress } from '../../src/protocol/addresses.ts';
 import type { AddressFormat, Network } from '../../src/protocol/wallet.ts';
 import type { Db } from '../db/connection.ts';
 
 /**
- * Deposit addresses and withdrawal address checks per network, with well-kept libraries
- * (@scure/base for base58check and bech32/bech32m, @noble/hashes for keccak-256; both by
- * paulmillr, audited, no dependencies). A user's address on a network is
+ * Deposit addresses per network (the withdrawal address checks are in src/protocol/addresses.ts,
+ * shared with the withdrawal form), with @scure/base for base58check and bech32. A user's address on a network is
  * HMAC-SHA256(server secret, "uid:network") cut to 20 bytes and written in the network's format,
  * so it is the same on every visit and after a restart, and unguessable without the secret.
  * (A real exchange derives keys it can sign with; the simulated chain only needs stable, valid-looking addresses.)
  */
 
-const base58check = createBase58check(sha256);
 const SECRET_NAME = 'deposit_address_key';
 
 /** The derivation key, generated once per database and kept in server_secrets. */
@@ -28,19 +25,6 @@ export async function addressSecret(db: Db): Promise<string> {
     .execute();
   const row = await db.selectFrom('server_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
   return row.value;
-}
-
-/** EIP-55: each hex letter upper-case when the matching nibble of keccak256(lower-case hex) is ≥ 8. */
-export function toChecksumAddress(hex40: string): string {
-  const lower = hex40.toLowerCase();
-  const hash = keccak_256(new TextEncoder().encode(lower));
-  let out = '0x';
-  for (let i = 0; i < 40; i += 1) {
-    const c = lower[i] ?? '';
-    const nibble = ((hash[i >> 1] ?? 0) >> (i % 2 === 0 ? 4 : 0)) & 0xf;
-    out += nibble >= 8 ? c.toUpperCase() : c;
-  }
-  return out;
 }
 
 /** Formats 20 bytes as an address of the network's format. */
@@ -61,61 +45,5 @@ export function depositAddressFor(secret: string, userId: number, network: Netwo
   return formatAddress(format, new Uint8Array(mac.subarray(0, 20)));
 }
 
-function isTron(a: string): boolean {
-  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(a)) return false;
-  try {
-    const bytes = base58check.decode(a);
-    return bytes.length === 21 && bytes[0] === 0x41;
-  } catch {
-    return false;
-  }
-}
-
-function isEvm(a: string): boolean {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(a)) return false;
-  const body = a.slice(2);
-  // All one case: no checksum to check. Mixed case: it must be the EIP-55 checksum.
-  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
-  return toChecksumAddress(body) === a;
-}
-
-function isBitcoin(a: string): boolean {
-  const lower = a.toLowerCase();
-  if (lower.startsWith('bc1')) {
-    if (a !== lower && a !== a.toUpperCase()) return false;
-    for (const codec of [bech32, bech32m]) {
-      try {
-        const { prefix, words } = codec.decode(lower as `${string}1${string}`);
-        const [version = -1, ...rest] = words;
-        if (prefix !== 'bc' || version < 0 || version > 16) continue;
-        // BIP-350: version 0 uses bech32, versions 1..16 use bech32m.
-        if ((version === 0) !== (codec === bech32)) continue;
-        const program = codec.fromWords(rest);
-        if (version === 0 ? program.length === 20 || program.length === 32 : program.length >= 2 && program.length <= 40) return true;
-      } catch {
-        // try the other codec
-      }
-    }
-    return false;
-  }
-  // Legacy P2PKH ('1…', version 0) and P2SH ('3…', version 5).
-  if (!/^[13][1-9A-HJ-NP-Za-km-z]{25,34}$/.test(a)) return false;
-  try {
-    const bytes = base58check.decode(a);
-    return bytes.length === 21 && (bytes[0] === 0x00 || bytes[0] === 0x05);
-  } catch {
-    return false;
-  }
-}
-
-/** True when `address` is a well-formed address of the format (checksums verified). */
-export function isValidAddress(format: AddressFormat, address: string): boolean {
-  switch (format) {
-    case 'tron':
-      return isTron(address);
-    case 'evm':
-      return isEvm(address);
-    case 'bitcoin':
-      return isBitcoin(address);
-  }
-}
+// The checks live in src/protocol/addresses.ts (the withdrawal form runs them as the address is typed).
+export { isValidAddress, toChecksumAddress } from '../../src/protocol/addresses.ts';

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { chainRule, WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
 import { compareDecimals, parseScaled } from '../protocol/decimal.ts';
+import { isValidAddress } from '../protocol/addresses.ts';
 
 /**
  * A withdrawal on /my/wallet/withdrawal (issue 12, SPEC §9; docs/WALLET.md):
@@ -90,6 +91,7 @@ function plusFee(amount: string, fee: string): bigint | null {
 export function checkWithdrawalForm(form: WithdrawalForm, info: WithdrawInfo | null): WithdrawalErrors {
   const errors: WithdrawalErrors = {};
   if (form.address.trim() === '') errors.address = WALLET_MSG.addressRequired;
+  else if (addressProblem(form) !== null) errors.address = WALLET_MSG.addressInvalid;
   const amount = form.amount.trim();
   const scaled = parseScaled(amount);
   if (amount === '' || scaled === null || scaled <= 0n) errors.amount = WALLET_MSG.amountRequired;
@@ -100,6 +102,27 @@ export function checkWithdrawalForm(form: WithdrawalForm, info: WithdrawInfo | n
     else if (total === null || total > available) errors.amount = WALLET_MSG.insufficientBalance;
   }
   return errors;
+}
+
+/**
+ * Whether the typed address is one of the chosen network's (format and checksum, the server's own
+ * check: src/protocol/addresses.ts): WALLET_MSG.addressInvalid, or null when valid or still empty.
+ * Run as the address is typed and when the network changes, so a wrong address never reaches the
+ * security step and never spends an emailed code (issue 26).
+ */
+export function addressProblem(form: Pick<WithdrawalForm, 'coin' | 'network' | 'address'>): string | null {
+  const address = form.address.trim();
+  const rule = chainRule(form.coin, form.network);
+  if (address === '' || !rule) return null;
+  return isValidAddress(rule.format, address) ? null : WALLET_MSG.addressInvalid;
+}
+
+/** The form's errors with the address one set from {@link addressProblem}. */
+function withAddressCheck(form: WithdrawalForm, errors: WithdrawalErrors): WithdrawalErrors {
+  const { address: _a, ...rest } = errors;
+  void _a;
+  const problem = addressProblem(form);
+  return problem === null ? rest : { ...rest, address: problem };
 }
 
 const LOCK_MSGS: readonly string[] = [WALLET_MSG.lockedAfterReset, WALLET_MSG.lockedAfterChange];
@@ -139,18 +162,18 @@ export const withdrawalMachine = setup({
     setCoin: assign(({ context, event }) => {
       if (event.type !== 'wd.coin') return {};
       const network = chainRule(event.coin, context.form.network) ? context.form.network : firstNetwork(event.coin);
-      return { form: { ...context.form, coin: event.coin, network, amount: '' }, errors: {}, submitError: null };
+      const form = { ...context.form, coin: event.coin, network, amount: '' };
+      return { form, errors: withAddressCheck(form, {}), submitError: null };
     }),
     setNetwork: assign(({ context, event }) =>
       event.type === 'wd.network' && chainRule(context.form.coin, event.network)
-        ? { form: { ...context.form, network: event.network }, errors: {}, submitError: null }
+        ? { form: { ...context.form, network: event.network }, errors: withAddressCheck({ ...context.form, network: event.network }, {}), submitError: null }
         : {},
     ),
     setAddress: assign(({ context, event }) => {
       if (event.type !== 'wd.address') return {};
-      const { address: _a, ...errors } = context.errors;
-      void _a;
-      return { form: { ...context.form, address: event.value }, errors, submitError: null };
+      const form = { ...context.form, address: event.value };
+      return { form, errors: withAddressCheck(form, context.errors), submitError: null };
     }),
     setAmount: assign(({ context, event }) => {
       if (event.type !== 'wd.amount') return {};

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { checkWithdrawalForm, withdrawalMachine, type WithdrawalForm } from '../../src/machines/withdrawalMachine.ts';
+import { addressProblem, checkWithdrawalForm, withdrawalMachine, type WithdrawalForm } from '../../src/machines/withdrawalMachine.ts';
 import { WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../../src/protocol/wallet.ts';
 import { parseScaled } from '../../src/protocol/decimal.ts';
 import { createRedactor } from '../../src/ports/redact.ts';
@@ -30,6 +30,10 @@ function info(coin: MoneyCoin, network: Network, available: string, locked: bool
   return { coin, network, available, minWithdrawal: min, fee, max, security: 'email', lock: locked ? { reason: 'change', until: 100, leftMs: 50 } : null };
 }
 
+/** Valid addresses of the two networks the commands use (TRC20 base58check, Bitcoin bech32). */
+const TRON = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
+const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
 type Cmd =
   | { k: 'coin'; coin: MoneyCoin }
   | { k: 'address'; value: string }
@@ -42,7 +46,7 @@ type Cmd =
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ k: fc.constant('coin' as const), coin: fc.constantFrom<MoneyCoin>('USDT', 'BTC') }),
-  fc.record({ k: fc.constant('address' as const), value: fc.constantFrom('', '  ', 'TXYZ') }),
+  fc.record({ k: fc.constant('address' as const), value: fc.constantFrom('', '  ', 'TXYZ', 'hello-not-an-address', TRON, BTC) }),
   fc.record({ k: fc.constant('amount' as const), value: fc.constantFrom('', '0', '5', '10', '99', '100', '0.3', '0.001') }),
   fc.constantFrom(...(['max', 'next', 'next', 'back', 'submit', 'submit', 'doubleSubmit', 'again', 'retry'] as const).map((k) => ({ k }))),
   fc.record({ k: fc.constant('code' as const), value: fc.constantFrom('', '123456') }),
@@ -101,7 +105,7 @@ describe('withdrawalMachine properties', () => {
             case 'again': actor.send({ type: 'wd.again' }); break;
             case 'retry': actor.send({ type: 'wd.retry' }); break;
             case 'fillValid':
-              actor.send({ type: 'wd.address', value: 'TXYZ' });
+              actor.send({ type: 'wd.address', value: before.context.form.coin === 'USDT' ? TRON : BTC });
               actor.send({ type: 'wd.amount', value: before.context.form.coin === 'USDT' ? '10' : '0.001' });
               break;
             case 'info': {
@@ -143,6 +147,9 @@ describe('withdrawalMachine properties', () => {
             expect(after.context.submitError).toBe(REFUSAL[c.how]);
           }
           if (after.value === 'locked') expect(after.context.info?.lock).not.toBeNull();
+          // issue 26: an address that is not the network's never reaches the security step (no code spent on it)
+          if (after.value === 'securityStep') expect(addressProblem(after.context.form)).toBeNull();
+          if (after.value === 'editing' && addressProblem(after.context.form) !== null) expect(after.context.errors.address).toBe(WALLET_MSG.addressInvalid);
         }
         actor.stop();
       }),
@@ -156,9 +163,49 @@ describe('withdrawalMachine properties', () => {
     const inf = info('USDT', 'TRC20', '100', false);
     const f = (address: string, amount: string) => checkWithdrawalForm({ coin: 'USDT', network: 'TRC20', address, amount, code: '' }, inf);
     expect(f('', '')).toEqual({ address: WALLET_MSG.addressRequired, amount: WALLET_MSG.amountRequired });
-    expect(f('T1', '9.999999')).toEqual({ amount: 'The minimum withdrawal amount is:10 USDT' });
-    expect(f('T1', '99')).toEqual({});
-    expect(f('T1', '99.000001')).toEqual({ amount: WALLET_MSG.insufficientBalance });
+    expect(f(TRON, '9.999999')).toEqual({ amount: 'The minimum withdrawal amount is:10 USDT' });
+    expect(f(TRON, '99')).toEqual({});
+    expect(f(TRON, '99.000001')).toEqual({ amount: WALLET_MSG.insufficientBalance });
+  });
+
+  it('the address is checked for the chosen network as it is typed: format and checksum (issue 26)', () => {
+    const inf = info('USDT', 'TRC20', '100', false);
+    const check = (network: Network, address: string, coin: MoneyCoin = 'USDT') => checkWithdrawalForm({ coin, network, address, amount: '99', code: '' }, inf).address ?? null;
+    expect(check('TRC20', 'hello-not-an-address')).toBe(WALLET_MSG.addressInvalid);
+    expect(check('TRC20', TRON)).toBeNull();
+    // one character changed: the base58check checksum fails
+    expect(check('TRC20', `${TRON.slice(0, -1)}9`)).toBe(WALLET_MSG.addressInvalid);
+    // a Tron address on an EVM network, and an EVM address with a broken EIP-55 checksum
+    expect(check('ERC20', TRON)).toBe(WALLET_MSG.addressInvalid);
+    expect(check('ERC20', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBeNull();
+    expect(check('ERC20', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD')).toBe(WALLET_MSG.addressInvalid);
+    expect(check('ERC20', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBeNull();
+    expect(check('Bitcoin', BTC, 'BTC')).toBeNull();
+    expect(check('Bitcoin', `${BTC.slice(0, -1)}p`, 'BTC')).toBe(WALLET_MSG.addressInvalid);
+
+    // in the machine: the error shows as soon as the address is typed, Next stays on the form,
+    // and a network change checks the address again
+    const actor = createActor(
+      withdrawalMachine.provide({ actors: { fetchInfo: fromPromise(async ({ input }: { input: { coin: MoneyCoin; network: Network } }) => info(input.coin, input.network, '100', false)) } }),
+    ).start();
+    return settle().then(async () => {
+      actor.send({ type: 'wd.address', value: 'hello-not-an-address' });
+      expect(actor.getSnapshot().context.errors.address).toBe(WALLET_MSG.addressInvalid);
+      actor.send({ type: 'wd.amount', value: '20' });
+      actor.send({ type: 'wd.next' });
+      expect(actor.getSnapshot().value).toBe('editing');
+      actor.send({ type: 'wd.address', value: TRON });
+      expect(actor.getSnapshot().context.errors.address).toBeUndefined();
+      actor.send({ type: 'wd.network', network: 'ERC20' });
+      await settle();
+      expect(actor.getSnapshot().context.errors.address).toBe(WALLET_MSG.addressInvalid);
+      actor.send({ type: 'wd.network', network: 'TRC20' });
+      await settle();
+      expect(actor.getSnapshot().context.errors.address).toBeUndefined();
+      actor.send({ type: 'wd.next' });
+      expect(actor.getSnapshot().value).toBe('securityStep');
+      actor.stop();
+    });
   });
 
   it('a typed verification code never reaches the event log: the intent carries it under a secret key', () => {

@@ -148,7 +148,14 @@ describe('WithdrawalScreen', () => {
     await waitFor(() => expect(screen.getByTestId('withdraw-available').textContent).toBe('100.00 USDT'));
     fireEvent.click(screen.getByTestId('withdraw-next'));
     expect(await screen.findByText('Please enter withdrawal address')).toBeTruthy();
+    // issue 26: a wrong address is refused as it is typed, before any code is sent
+    fireEvent.change(screen.getByTestId('withdraw-address'), { target: { value: 'hello-not-an-address' } });
+    expect(await screen.findByText('Invalid withdrawal address for this network')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('withdraw-amount'), { target: { value: '20' } });
+    fireEvent.click(screen.getByTestId('withdraw-next'));
+    expect(screen.queryByTestId('withdraw-code')).toBeNull();
     fireEvent.change(screen.getByTestId('withdraw-address'), { target: { value: ADDRESS } });
+    await waitFor(() => expect(screen.queryByText('Invalid withdrawal address for this network')).toBeNull());
     fireEvent.change(screen.getByTestId('withdraw-amount'), { target: { value: '9.999999' } });
     fireEvent.click(screen.getByTestId('withdraw-next'));
     expect(await screen.findByText('The minimum withdrawal amount is:10 USDT', { selector: '[role=alert]' })).toBeTruthy();
