@@ -40,6 +40,7 @@ import { createSession } from '../server/db/repos/sessions.ts';
 import { INSTRUMENTS } from '../server/market/instruments.ts';
 import { createAccount } from '../server/services/accounts.ts';
 import { hashToken, newToken } from '../server/services/tokens.ts';
+import { createPrng } from '../server/market/prng.ts';
 import { ControlledMarketSource } from '../server/trading/controlledSource.ts';
 import { createTrading } from '../server/trading/wiring.ts';
 import type { TradingEngine } from '../server/trading/engine.ts';
@@ -61,18 +62,6 @@ const NOT_BUILT = {
 /** The market order the HTTP load sends (the load generator sets a fresh clientOrderId each). */
 const MARKET_BUY = { symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 } as const;
 
-/** A small deterministic PRNG (mulberry32): the engine mix is the same from run to run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The engine without HTTP, issue 28's mix: 60 % limit placements (resting under / over the price),
  * 30 % cancels of a resting order, 10 % market orders, over `users` accounts, CONNECTIONS callers
@@ -80,7 +69,8 @@ function prng(seed: number): () => number {
  * utilization, so the figure is the engine's own cost (the ceiling of one event loop running it).
  */
 async function engineMix(engine: TradingEngine, users: readonly number[], seconds: number): Promise<Record<string, number | string>> {
-  const random = prng(28);
+  const rng = createPrng(28);
+  const random = rng.next;
   // Resting orders of every account: a cancel takes one at random (with 1 000 accounts few have one of their own yet).
   const resting: { userId: number; orderId: string }[] = [];
   const counts = { limit: 0, cancel: 0, market: 0, refused: 0 };
