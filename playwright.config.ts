@@ -25,7 +25,7 @@ const servers = Array.from({ length: E2E_WORKERS }, (_, i) => {
     timeout: 60_000,
     env: {
       PORT: String(port), DATA_DIR: `.test-data/e2e-${port}`, FRESH_DB: '1', LOG_LEVEL: 'warn', MAIL_CODE_ECHO: '1', RATE_LIMIT_SCALE: '50',
-      MARKET_STEERING: '1', OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? '',
+      MARKET_STEERING: '1', TEST_PASSWORD_HASH_LOG_N: '12', OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? '',
     },
   };
 });

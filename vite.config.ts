@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -37,6 +38,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default in a run is one fork fewer than the cores: a single fork on the 2-core
+    // reference machine. Most files wait on sockets, timers or child processes part of the time, so
+    // one fork per core is faster (VITEST_MAX_WORKERS overrides).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism())),
     // Two runs (docs/DATABASE.md): every test on SQLite, and the tests that touch the database again on a
     // real PostgreSQL that the `postgres` project's globalSetup starts from the system's binaries.
     projects: [

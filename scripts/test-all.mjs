@@ -1,20 +1,51 @@
 #!/usr/bin/env node
-// `npm test`: every runner in turn (typecheck, lint, layers, vitest, build, Playwright), then one line of totals.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+// `npm test`: every runner (typecheck, lint, layers, vitest, build, Playwright), then each runner's
+// time, the ten slowest test files and one line of totals.
+// `npm run test:quick` (`--quick`): typecheck, lint, layers and the vitest files that need no server
+// and no browser (unit, property, model, scenario), for the edit-test loop.
+// Names after the flags pick runners: `node scripts/test-all.mjs vitest e2e`.
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const reports = '.reports';
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-const rows = [];
-function run(name, cmd, args, env = {}) {
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.filter((a) => !a.startsWith('--'));
+const want = (n) => only.length === 0 || only.includes(n);
+
+/** The vitest folders that start no server, database or browser (`--quick`). */
+const QUICK_DIRS = ['tests/unit', 'tests/property', 'tests/model', 'tests/scenario'];
+
+/**
+ * Runs a command; `buffered` keeps its output until it ends (for runners that share the machine
+ * with another, so their lines do not interleave), otherwise it streams.
+ */
+function run(name, cmd, cmdArgs, { env = {}, buffered = false } = {}) {
   const started = Date.now();
-  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  return { status: r.status ?? 1, seconds };
+  if (!buffered) console.log(`\n=== ${name}: ${cmd} ${cmdArgs.join(' ')}`);
+  return new Promise((resolveRun) => {
+    const child = spawn(cmd, cmdArgs, { stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    const out = [];
+    if (buffered) {
+      child.stdout.on('data', (d) => out.push(d));
+      child.stderr.on('data', (d) => out.push(d));
+    }
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (buffered) {
+        console.log(`\n=== ${name}: ${cmd} ${cmdArgs.join(' ')} (${seconds} s)`);
+        process.stdout.write(Buffer.concat(out));
+      }
+      resolveRun({ status: code ?? 1, seconds });
+    });
+  });
 }
+
 function readJson(path) {
   try {
     return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
@@ -23,50 +54,78 @@ function readJson(path) {
   }
 }
 
-const only = process.argv.slice(2);
-const want = (n) => only.length === 0 || only.includes(n);
+const rows = [];
+const passFail = (name, r) => rows.push({ name, passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
+/** [seconds, file, runner] of every test file, for the slowest-ten list. */
+const fileTimes = [];
 
-if (want('typecheck')) {
-  const r = run('typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-  rows.push({ name: 'typecheck', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
-}
-if (want('lint')) {
-  const r = run('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
-  rows.push({ name: 'lint', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
-}
-if (want('layers')) {
-  // dependency-cruiser (.dependency-cruiser.cjs): protocol ← ports ← domain ← core ← ui, server → src/protocol+format only, no folder cycles, no server cycles.
-  const r = run('layers', 'npx', ['depcruise', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
-  rows.push({ name: 'layers', passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, seconds: r.seconds });
-}
+// The static checks are single-threaded: two at a time on the two cores, output kept per check.
+const checks = [];
+if (want('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']]);
+if (want('lint')) checks.push(['lint', 'npx', ['eslint', '.', '--max-warnings=0']]);
+// dependency-cruiser (.dependency-cruiser.cjs): protocol ← ports ← domain ← core ← ui, server → src/protocol+format only, no folder cycles, no server cycles.
+if (want('layers')) checks.push(['layers', 'npx', ['depcruise', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']]);
+const checkResults = new Map();
+await Promise.all([0, 1].map(async () => {
+  for (let next = checks.shift(); next !== undefined; next = checks.shift()) {
+    const [name, cmd, cmdArgs] = next;
+    checkResults.set(name, await run(name, cmd, cmdArgs, { buffered: true }));
+  }
+}));
+for (const name of ['typecheck', 'lint', 'layers']) if (checkResults.has(name)) passFail(name, checkResults.get(name));
+
 if (want('vitest')) {
   const out = `${reports}/vitest.json`;
-  const r = run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  const scope = quick ? ['--project', 'sqlite', ...QUICK_DIRS] : [];
+  const r = await run('vitest', 'npx', ['vitest', 'run', ...scope, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   const j = readJson(out);
   const passed = j?.numPassedTests ?? 0;
   let failed = j ? j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0) : 0;
   if (r.status !== 0 && failed === 0) failed = 1; // the runner itself failed (config error, crash)
   rows.push({ name: 'vitest', passed, failed, seconds: r.seconds });
-}
-let built = true;
-if (want('build') || want('e2e')) {
-  const r = run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
-  built = r.status === 0;
-  rows.push({ name: 'build', passed: built ? 1 : 0, failed: built ? 0 : 1, seconds: r.seconds });
-}
-if (want('e2e') && built) {
-  const out = `${reports}/playwright.json`;
-  rmSync('.test-data', { recursive: true, force: true });
-  const browser = spawnSync('sh', ['-c', 'chromium --version 2>/dev/null || echo "chromium not found: apt-get install chromium"'], { encoding: 'utf8' });
-  console.log(`browser: ${browser.stdout.trim()}`);
-  const r = run('playwright', 'npx', ['playwright', 'test'], { PW_JSON_OUTPUT: out });
-  const j = readJson(out);
-  const passed = (j?.stats?.expected ?? 0) + (j?.stats?.flaky ?? 0);
-  let failed = j?.stats?.unexpected ?? 0;
-  if (r.status !== 0 && failed === 0) failed = 1;
-  rows.push({ name: 'playwright', passed, failed, seconds: r.seconds });
+  for (const t of j?.testResults ?? []) fileTimes.push([(t.endTime - t.startTime) / 1000, relative(process.cwd(), t.name), 'vitest']);
 }
 
+if (!quick) {
+  let built = true;
+  if (want('build') || want('e2e')) {
+    const r = await run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+    built = r.status === 0;
+    passFail('build', r);
+  }
+  if (want('e2e') && built) {
+    const out = `${reports}/playwright.json`;
+    rmSync('.test-data', { recursive: true, force: true });
+    const browser = await new Promise((res) => {
+      const c = spawn('sh', ['-c', 'chromium --version 2>/dev/null || echo "chromium not found: apt-get install chromium"']);
+      let s = '';
+      c.stdout.on('data', (d) => (s += d));
+      c.on('close', () => res(s.trim()));
+    });
+    console.log(`browser: ${browser}`);
+    const r = await run('playwright', 'npx', ['playwright', 'test'], { env: { PW_JSON_OUTPUT: out } });
+    const j = readJson(out);
+    const passed = (j?.stats?.expected ?? 0) + (j?.stats?.flaky ?? 0);
+    let failed = j?.stats?.unexpected ?? 0;
+    if (r.status !== 0 && failed === 0) failed = 1;
+    rows.push({ name: 'playwright', passed, failed, seconds: r.seconds });
+    // A spec file's time: the sum of its tests' (they may have run on two workers).
+    const perFile = new Map();
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) for (const res of t.results ?? []) perFile.set(spec.file, (perFile.get(spec.file) ?? 0) + (res.duration ?? 0) / 1000);
+      }
+      for (const s of suite.suites ?? []) walk(s);
+    };
+    for (const s of j?.suites ?? []) walk(s);
+    for (const [file, seconds] of perFile) fileTimes.push([seconds, `tests/e2e/${file}`, 'playwright']);
+  }
+}
+
+if (fileTimes.length > 0) {
+  console.log('\n=== slowest test files');
+  for (const [seconds, file, runner] of fileTimes.sort((a, b) => b[0] - a[0]).slice(0, 10)) console.log(`${seconds.toFixed(1).padStart(7)} s  ${runner.padEnd(10)} ${file}`);
+}
 console.log('\n=== totals');
 for (const row of rows) console.log(`${row.name.padEnd(11)} ${String(row.passed).padStart(5)} passed ${String(row.failed).padStart(4)} failed  (${row.seconds} s)`);
 const passed = rows.reduce((s, r) => s + r.passed, 0);

@@ -53,8 +53,10 @@ export interface ServerConfig {
    */
   mailCodeSecret: string;
   /**
-   * scrypt cost as log2(N) for new password hashes and the login-time upgrade. Not read from the
-   * environment: production is always the OWASP value (17); only tests lower it, for speed.
+   * scrypt cost as log2(N) for new password hashes and the login-time upgrade. Production is always
+   * the OWASP value (17); tests lower it, for speed: the server tests in their config, the browser
+   * tests' servers with TEST_PASSWORD_HASH_LOG_N (10-17), which the server refuses to start with
+   * under NODE_ENV=production.
    */
   passwordHashLogN: number;
   /**
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: ${env.LOG_LEVEL}`);
   const marketSteering = flag(env.MARKET_STEERING, false);
+  const passwordHashLogN = testPasswordHashLogN(env.TEST_PASSWORD_HASH_LOG_N, production);
   if (marketSteering && production) throw new Error('MARKET_STEERING is for tests and is refused under NODE_ENV=production');
   return {
     host: env.HOST ?? '127.0.0.1',
@@ -154,12 +157,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     production,
     mail: { from: env.MAIL_FROM?.trim() || 'RiskFree <no-reply@localhost>', smtp: smtpSettings(env) },
     mailCodeSecret: env.MAIL_CODE_SECRET || randomBytes(32).toString('hex'),
-    passwordHashLogN: DEFAULT_SCRYPT_LOG_N,
+    passwordHashLogN,
     rateLimitScale: rateLimitScale(env.RATE_LIMIT_SCALE),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     operatorToken: parseOperatorToken(env.OPERATOR_TOKEN),
     operatorRemote: flag(env.OPERATOR_REMOTE, false),
   };
+}
+
+/** TEST_PASSWORD_HASH_LOG_N (see ServerConfig.passwordHashLogN); unset: the OWASP default. */
+function testPasswordHashLogN(value: string | undefined, production: boolean): number {
+  if (value === undefined || value === '') return DEFAULT_SCRYPT_LOG_N;
+  if (production) throw new Error('TEST_PASSWORD_HASH_LOG_N is for test servers and is refused under NODE_ENV=production');
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 10 || n > DEFAULT_SCRYPT_LOG_N) throw new Error(`Invalid TEST_PASSWORD_HASH_LOG_N: ${value} (10-${DEFAULT_SCRYPT_LOG_N})`);
+  return n;
 }
 
 function rateLimitScale(value: string | undefined): number {

@@ -32,6 +32,10 @@ describe('password hashes', () => {
     expect(DEFAULT_SCRYPT_LOG_N).toBe(17);
     expect(loadConfig({ NODE_ENV: 'production' }).passwordHashLogN).toBe(17);
     expect(loadConfig({}).passwordHashLogN).toBe(17);
+    // The browser tests' servers may lower it; production refuses to start with that switch.
+    expect(loadConfig({ TEST_PASSWORD_HASH_LOG_N: '12' }).passwordHashLogN).toBe(12);
+    expect(() => loadConfig({ NODE_ENV: 'production', TEST_PASSWORD_HASH_LOG_N: '12' })).toThrow(/refused under NODE_ENV=production/);
+    for (const bad of ['9', '18', '12.5', 'x']) expect(() => loadConfig({ TEST_PASSWORD_HASH_LOG_N: bad }), bad).toThrow(/Invalid TEST_PASSWORD_HASH_LOG_N/);
     const hash = await hashPassword('demo1234');
     expect(hash).toMatch(/^scrypt\$ln=17,r=8,p=1\$[0-9a-f]{32}\$[0-9a-f]{64}$/);
     expect(parseHash(hash)?.params).toEqual({ logN: 17, r: 8, p: 1 });

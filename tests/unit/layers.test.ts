@@ -29,12 +29,12 @@ function cruise(dir: string): Violation[] {
 
 const rules = (v: Violation[]) => [...new Set(v.map((x) => x.rule.name))].sort();
 
+/**
+ * The rules themselves, on fixture trees that break each one. The project's own tree is cruised by
+ * the `layers` step of `npm test` and `npm run test:quick` (the same command with the `err`
+ * output), not again here: it was this file's 60-90 s.
+ */
 describe('import layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
-  it('the project itself follows protocol ← ports ← domain ← core ← ui, with no folder cycle and no server cycle', () => {
-    expect(cruise(root)).toEqual([]);
-    expect(run(root, 'err').status).toBe(0);
-  }, 180_000);
-
   it('a clean fixture tree passes', () => {
     expect(cruise(path.join(fixtures, 'clean'))).toEqual([]);
   });
