@@ -12,6 +12,8 @@ export const MSG = {
   passwordRequired: 'Please enter a password',
   passwordLength: 'Password length must be between 6 and 16 characters',
   passwordMismatch: 'The two passwords do not match',
+  /** A change to the same password would only lock withdrawals for 24 h (issue 26). */
+  passwordSameAsOld: 'The new password must be different from the old one',
   agreementRequired: 'Please read and agree to the relevant agreement policies',
   registerAgreement: 'Please check the user agreement',
   codeRequired: 'Please enter the verification code',
@@ -102,6 +104,7 @@ export const modifyPasswordBody = z
     password: passwordSchema,
     confirmPassword: z.string({ error: MSG.passwordRequired }),
   })
+  .refine((b) => b.password !== b.oldPassword, { message: MSG.passwordSameAsOld, path: ['password'] })
   .refine((b) => b.password === b.confirmPassword, { message: MSG.passwordMismatch, path: ['confirmPassword'] });
 export type ModifyPasswordBody = z.input<typeof modifyPasswordBody>;
 

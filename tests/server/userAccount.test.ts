@@ -53,6 +53,17 @@ describe('/api/user: passwords, profile, login history, Google authenticator', (
   });
 
   describe('modify-password', () => {
+    it('refuses the same password again, and nothing changes: no withdrawal lock, no session ended (issue 26)', async () => {
+      await register(h, 'same@example.com', 'first111');
+      const mine = await login(h, 'same@example.com', 'first111');
+      const other = await login(h, 'same@example.com', 'first111');
+      const same = await call(h, '/user/modify-password', { token: mine, body: { oldPassword: 'first111', password: 'first111', confirmPassword: 'first111' } });
+      expect([same.code, same.msg]).toEqual([400, MSG.passwordSameAsOld]);
+      const info = await call<UserInfo>(h, '/user/info', { token: mine });
+      expect(info.data.withdrawLockUntil ?? 0).toBeLessThanOrEqual(h.clock.now());
+      expect((await call(h, '/user/info', { token: other })).code).toBe(200);
+    });
+
     it('checks the old password, keeps this token, revokes the others, locks 24 h', async () => {
       await register(h, 'modify@example.com', 'first111');
       const mine = await login(h, 'modify@example.com', 'first111');

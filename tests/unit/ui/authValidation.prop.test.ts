@@ -5,6 +5,7 @@ import {
   checkCode,
   checkConfirm,
   checkEmail,
+  checkNewPassword,
   checkNickname,
   checkPassword,
 } from '../../../src/ui/screens/login/authValidation.ts';
@@ -13,6 +14,7 @@ import {
   MSG,
   emailSchema,
   modifyInfoFields,
+  modifyPasswordBody,
   passwordSchema,
   sixDigitSchema,
 } from '../../../src/protocol/user.ts';
@@ -60,6 +62,19 @@ describe('client validation agrees with the server schemas', () => {
         expect(checkCode(v) === null).toBe(zodMessage(sixDigitSchema, v) === null);
       }),
     );
+  });
+
+  it('a password change: the form sends exactly what modifyPasswordBody accepts, the same password again included (issue 26)', () => {
+    const pw = fc.oneof(fc.constantFrom('secret12', 'secret34', 'abc'), fc.string({ minLength: 0, maxLength: 18 }));
+    fc.assert(
+      fc.property(pw, pw, fc.boolean(), (oldPassword, password, confirmSame) => {
+        const confirm = confirmSame ? password : `${password}x`;
+        const form = [checkPassword(oldPassword), checkNewPassword(oldPassword, password), checkConfirm(password, confirm)].every((e) => e === null);
+        expect(form).toBe(modifyPasswordBody.safeParse({ oldPassword, password, confirmPassword: confirm }).success);
+      }),
+    );
+    expect(checkNewPassword('secret12', 'secret12')).toBe('passwordSameAsOld');
+    expect(zodMessage(modifyPasswordBody, { oldPassword: 'secret12', password: 'secret12', confirmPassword: 'secret12' })).toBe(MSG.passwordSameAsOld);
   });
 
   it('nickname: accepted exactly when modifyInfoFields accepts', () => {

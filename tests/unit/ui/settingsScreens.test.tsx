@@ -62,6 +62,26 @@ describe('password', () => {
   });
 });
 
+describe('password: same as the old one (issue 26)', () => {
+  it('is refused in the form with a clear message, nothing is posted; a stale server answer does not stay next to it', async () => {
+    const h = loggedIn('/my/settings/password', <PasswordScreen />, (http) => http.on('POST', '/user/modify-password', envelope(400, 'Incorrect old password')));
+    type('Current password', 'wrongpw1');
+    type('New password', 'newpass1');
+    type('Confirm new password', 'newpass1');
+    await pastDebounce();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm change' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(screen.getAllByText('Incorrect old password').length).toBeGreaterThan(0);
+    expect(count(h.http.requests, '/user/modify-password')).toBe(1);
+    type('Current password', 'newpass1');
+    await pastDebounce();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm change' }));
+    expect(await screen.findByText('The new password must be different from the old one')).toBeTruthy();
+    expect(screen.queryByText('Incorrect old password', { selector: '.auth-server-error' })).toBeNull();
+    expect(count(h.http.requests, '/user/modify-password')).toBe(1);
+  });
+});
+
 describe('security: Google authenticator bind', () => {
   it('unbound → Enable → QR + secret → code → bind → refetch shows Enabled', async () => {
     let bound = false;

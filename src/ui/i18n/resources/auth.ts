@@ -11,6 +11,7 @@ import { defineResources } from '../defineResources.ts';
  */
 const en = {
   'err.passwordMismatch': 'The two passwords do not match',
+  'err.passwordSameAsOld': 'The new password must be different from the old one',
   'err.codeRequired': 'Please enter the verification code',
   'err.nicknameLength': 'Nickname must be between 1 and 20 characters',
 
@@ -71,6 +72,7 @@ type AuthTexts = Record<AuthKey, string>;
 
 const zh = {
   'err.passwordMismatch': '两次输入的密码不一致',
+  'err.passwordSameAsOld': '新密码不能与旧密码相同',
   'err.codeRequired': '请输入验证码',
   'err.nicknameLength': '昵称长度必须在1到20个字符之间',
 
@@ -128,6 +130,7 @@ const zh = {
 
 const hk = {
   'err.passwordMismatch': '兩次輸入的密碼不一致',
+  'err.passwordSameAsOld': '新密碼不能與舊密碼相同',
   'err.codeRequired': '請輸入驗證碼',
   'err.nicknameLength': '暱稱長度必須在1到20個字符之間',
 
@@ -185,6 +188,7 @@ const hk = {
 
 const jp = {
   'err.passwordMismatch': '2つのパスワードが一致しません',
+  'err.passwordSameAsOld': '新しいパスワードは現在のパスワードと異なるものにしてください',
   'err.codeRequired': '認証コードを入力してください',
   'err.nicknameLength': 'ニックネームは1〜20文字で入力してください',
 
@@ -242,6 +246,7 @@ const jp = {
 
 const ko = {
   'err.passwordMismatch': '두 비밀번호가 일치하지 않습니다',
+  'err.passwordSameAsOld': '새 비밀번호는 기존 비밀번호와 달라야 합니다',
   'err.codeRequired': '인증 코드를 입력하세요',
   'err.nicknameLength': '닉네임은 1~20자여야 합니다',
 

@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
 import type { MailCodePurpose } from '../../../protocol/user.ts';
 import { Button } from '../../components/Button.tsx';
-import { checkCode, checkConfirm, checkEmail, checkPassword, collectErrors, hasErrors } from './authValidation.ts';
+import { checkCode, checkConfirm, checkEmail, checkNewPassword, checkPassword, collectErrors, hasErrors } from './authValidation.ts';
 import type { AuthErrorKey, FieldErrors } from './authValidation.ts';
 import { errorText } from './errorText.ts';
 import { FormField } from './FormField.tsx';
@@ -75,9 +75,11 @@ export function PasswordCodeForm(props: PasswordCodeFormProps) {
     const next = collectErrors<Field>(
       mailCode
         ? { email: checkEmail(v.email), code: checkCode(v.code), oldPassword: null, password: checkPassword(v.password), confirm: checkConfirm(v.password, v.confirm) }
-        : { email: null, code: null, oldPassword: checkPassword(v.oldPassword), password: checkPassword(v.password), confirm: checkConfirm(v.password, v.confirm) },
+        : { email: null, code: null, oldPassword: checkPassword(v.oldPassword), password: checkNewPassword(v.oldPassword, v.password), confirm: checkConfirm(v.password, v.confirm) },
     );
     setErrors(next);
+    // The last server answer is about the last submit, not this one: it never stays next to new messages.
+    setServerError(null);
     const extraOk = props.checkExtra ? props.checkExtra() : true;
     if (hasErrors(next) || !extraOk) return;
     setPending(true);

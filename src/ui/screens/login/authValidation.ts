@@ -27,6 +27,13 @@ export function checkPassword(value: string): AuthErrorKey | null {
   return null;
 }
 
+/** A new password: the password rules, and not the old password again (issue 26: that only locked withdrawals). */
+export function checkNewPassword(oldPassword: string, password: string): AuthErrorKey | null {
+  const shape = checkPassword(password);
+  if (shape !== null) return shape;
+  return password === oldPassword ? 'passwordSameAsOld' : null;
+}
+
 /** Confirmation only matters once the password itself is valid; an empty one reads as required. */
 export function checkConfirm(password: string, confirm: string): AuthErrorKey | null {
   if (confirm.length === 0) return 'passwordRequired';

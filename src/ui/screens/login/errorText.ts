@@ -23,6 +23,7 @@ export const ERROR_TEXT: Record<AuthErrorKey, ErrorTextRef> = {
   onlyImages: { ns: 'common', key: 'onlyImages' },
   avatarTooLarge: { ns: 'common', key: 'imageTooLarge', params: { size: '2MB' } },
   passwordMismatch: { ns: 'auth', key: 'err.passwordMismatch' },
+  passwordSameAsOld: { ns: 'auth', key: 'err.passwordSameAsOld' },
   codeRequired: { ns: 'auth', key: 'err.codeRequired' },
   nicknameLength: { ns: 'auth', key: 'err.nicknameLength' },
 };
