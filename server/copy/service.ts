@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { Db } from '../db/connection.ts';
 import { pageOf } from '../db/paged.ts';
-import { parseMinor, toMinor } from '../db/money.ts';
+import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
+import { INSTRUMENTS } from '../market/instruments.ts';
 import type { Wallet } from '../db/schema.ts';
 import { Rejection } from '../http/errors.ts';
 import { notional, scaled, shouldLiquidate } from '../trading/formulas.ts';
@@ -85,6 +86,10 @@ export class CopyService {
   async follow(userId: number, b: FollowParsed): Promise<CopyFollow> {
     // A gateway process: the engine's queue runs it (server/broker/remoteEngine.ts).
     if (this.engine.remote) return this.engine.remote.call('copy.follow', userId, b);
+    if (b.mode === 'fixed' && b.fixedAmount !== null) {
+      const floor = await this.minFixedAmount(b.traderId);
+      if (floor !== null && toMinor(b.fixedAmount, COIN) < floor) bad(`${COPY_MSG.fixedTooSmall}${formatMinor(floor, COIN).replace(/\.?0+$/, '')} ${COIN}`);
+    }
     const row = await this.tx(async (c) => {
       const trader = await c.trx.selectFrom('copy_traders').selectAll().where('user_id', '=', b.traderId).where('status', '=', 'active').executeTakeFirst();
       if (!trader) bad(COPY_MSG.traderNotFound, Code.notFound);
@@ -110,6 +115,33 @@ export class CopyService {
       return f;
     });
     return this.followView(row);
+  }
+
+  /**
+   * The smallest fixed amount per order that can copy a trade of `traderId`: the margin of one
+   * minimum order (minimum quantity × last price / leverage, rounded up to the micro-USDT) on the
+   * cheapest of the markets the trader has traded, at the highest leverage they used there (every
+   * listed market at its highest leverage while they have no order). A fixed copy opens
+   * `fixedAmount × the trader's leverage / price`, so a smaller amount could never open a copied
+   * order. Null when no market has a price.
+   */
+  private async minFixedAmount(traderId: number): Promise<bigint | null> {
+    const traded = await this.db
+      .selectFrom('trade_orders')
+      .select((eb) => ['symbol', eb.fn.max<number>('leverage').as('leverage')])
+      .where('user_id', '=', traderId)
+      .groupBy('symbol')
+      .execute();
+    const markets = traded.length > 0 ? traded.map((r) => ({ symbol: r.symbol, leverage: Number(r.leverage) })) : INSTRUMENTS.map((i) => ({ symbol: i.info.symbol, leverage: i.info.maxLever }));
+    let floor: bigint | null = null;
+    for (const { symbol, leverage } of markets) {
+      const rules = this.engine.rules(symbol);
+      const price = this.engine.lastPrice(symbol);
+      if (!rules || price === undefined || price <= 0 || !(leverage > 0)) continue;
+      const margin = BigInt(Math.ceil((rules.minOrderQuantity * price * 1e6) / leverage - 1e-6));
+      if (floor === null || margin < floor) floor = margin;
+    }
+    return floor;
   }
 
   /** Ends a follow: closes its copied positions at the mark (`closePositions`) or keeps them, and returns its cash. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalString } from './numberRule.ts';
 import { pageQuerySchema } from './envelope.ts';
 
 /**
@@ -32,17 +33,13 @@ export const QUOTE_TTL_MS = 8_000;
 export const RATE_DECIMALS = 16;
 
 const coin = z.string({ error: CONVERT_MSG.unknownCoin }).trim().toUpperCase().pipe(z.enum(CONVERT_COINS, { error: CONVERT_MSG.unknownCoin }));
-const DECIMAL = /^\d+(\.\d+)?$/;
 
 /** POST /api/convert/quote. */
 export const quoteBody = z
   .object({
     from: coin,
     to: coin,
-    amount: z
-      .union([z.string(), z.number()], { error: CONVERT_MSG.amountRequired })
-      .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
-      .refine((s) => s !== '' && DECIMAL.test(s) && Number(s) > 0, { message: CONVERT_MSG.amountRequired }),
+    amount: decimalString(CONVERT_MSG.amountRequired),
     account: z.enum(CONVERT_ACCOUNTS).default('fund'),
   })
   .refine((b) => b.from !== b.to, { message: CONVERT_MSG.sameCoin, path: ['to'] });

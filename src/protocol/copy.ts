@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalNumber, decimalString, decimalText, wholeNumber } from './numberRule.ts';
 import { pageQuerySchema } from './envelope.ts';
 import { emailSchema } from './user.ts';
 
@@ -54,6 +55,9 @@ export const COPY_MSG = {
   insufficientBalance: 'Insufficient Balance',
   ratioRange: 'The copy ratio must be between 0.01 and 10',
   fixedRequired: 'Please enter the fixed amount per order',
+  /** Followed by the smallest margin that opens a minimum order on the trader's markets, e.g. 'The fixed amount per order must be at least:0.48 USDT'. */
+  fixedTooSmall: 'The fixed amount per order must be at least:',
+  invalidAmount: 'Invalid amount',
   followNotFound: 'Copy not found',
   followEnded: 'This copy has already ended',
   positionNotFound: 'Position not found',
@@ -95,18 +99,25 @@ export const tradersQuery = z.object({
 export const traderHistoryQuery = pageQuerySchema;
 export const copyOrdersQuery = pageQuerySchema;
 
-const DECIMAL = /^\d+(\.\d+)?$/;
-const decimalOf = (msg: string) =>
+const decimalOf = (msg: string) => decimalString(msg);
+/**
+ * An optional decimal of the follow form (the number rule, src/protocol/numberRule.ts): absent, null
+ * or '' is null; `zeroIsNone` also reads 0 as null (no cap, no stop-loss, no fixed amount), otherwise
+ * 0 stays '0' for the range check (a ratio of 0 is refused, never read as the default 1).
+ */
+const optionalDecimal = (msg: string, zeroIsNone = true) =>
   z
-    .union([z.string(), z.number()], { error: msg })
-    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
-    .refine((s) => s !== '' && DECIMAL.test(s) && Number(s) > 0, { message: msg });
-const optionalDecimal = z
-  .union([z.string(), z.number(), z.null()])
-  .optional()
-  .transform((v) => (v === null || v === undefined ? null : typeof v === 'number' ? String(v) : v.trim()))
-  .refine((s) => s === null || s === '' || DECIMAL.test(s), { message: 'Invalid amount' })
-  .transform((s) => (s === '' || s === null || Number(s) === 0 ? null : s));
+    .union([z.string(), z.number(), z.null()], { error: msg })
+    .optional()
+    .transform((v, ctx) => {
+      if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) return null;
+      const t = decimalText(v, { zero: true });
+      if (t === null) {
+        ctx.addIssue({ code: 'custom', message: msg });
+        return z.NEVER;
+      }
+      return zeroIsNone && /^0+(\.0+)?$/.test(t) ? null : t;
+    });
 
 export const COPY_MODES = ['ratio', 'fixed'] as const;
 export type CopyMode = (typeof COPY_MODES)[number];
@@ -124,13 +135,14 @@ export const copyFollowBody = z
     amount: decimalOf(COPY_MSG.amountRequired),
     from: z.enum(COPY_SOURCE_WALLETS).default('fund'),
     mode: z.enum(COPY_MODES).default('ratio'),
-    ratio: optionalDecimal,
-    fixedAmount: optionalDecimal,
-    maxPerOrder: optionalDecimal,
-    stopLoss: optionalDecimal,
+    ratio: optionalDecimal(COPY_MSG.ratioRange, false),
+    fixedAmount: optionalDecimal(COPY_MSG.fixedRequired),
+    maxPerOrder: optionalDecimal(COPY_MSG.invalidAmount),
+    stopLoss: optionalDecimal(COPY_MSG.invalidAmount),
   })
   .superRefine((b, ctx) => {
     if (b.mode === 'ratio') {
+      // (0, 10] at 0.01 steps or finer: 0 (which could never copy a trade) and anything below 0.01 are refused.
       const r = Number(b.ratio ?? '1');
       if (!(r >= 0.01 && r <= 10)) ctx.addIssue({ code: 'custom', message: COPY_MSG.ratioRange, path: ['ratio'] });
     } else if (b.fixedAmount === null) {
@@ -172,9 +184,9 @@ export const copyDevTradeBody = z.object({
   traderId: z.coerce.number().int().positive(),
   symbol: z.string().min(1).max(20).default('BTCUSDT'),
   side: z.enum(['buy', 'sell']),
-  qty: z.coerce.number().positive(),
+  qty: decimalNumber('Invalid quantity'),
   kind: z.enum(['marketOpen', 'marketClose']).default('marketOpen'),
-  leverage: z.coerce.number().int().min(1).max(125).default(10),
+  leverage: wholeNumber('Leverage must be a whole number').pipe(z.number().min(1).max(125)).default(10),
 });
 
 export const copyDevReviewBody = z.object({ email: emailSchema, decision: z.enum(['approve', 'reject']), reason: z.string().max(200).optional() });

@@ -1,3 +1,4 @@
+import { plainNumberText } from './numberRule.ts';
 /**
  * One-way position netting, shared by the server (which executes it) and the order form (which
  * shows what an order will do before it is sent): the same pure code answers both, so the preview
@@ -56,9 +57,11 @@ export function toUnits(v: string | number, dp: number): bigint | null {
   let s: string;
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return null;
-    // String() gives the shortest decimal that reads back as the same double: the decimal the sender meant.
-    s = String(v);
-    if (/e/i.test(s)) s = v.toFixed(Math.min(100, dp + 1));
+    // The shortest decimal that reads back as the same double (the decimal the sender meant), written
+    // out without an exponent: 1e-10 is '0.0000000001' and off a 0.01 grid, never rounded onto it.
+    const plain = plainNumberText(v);
+    if (plain === null) return null;
+    s = plain;
   } else s = v.trim();
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s);
   if (!m) return null;

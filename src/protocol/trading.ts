@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
 import { contractKindSchema } from './market.ts';
+import { decimalNumber, decimalString, optionalDecimalNumber, wholeNumber } from './numberRule.ts';
 
 /**
  * Futures trading and wallet protocol (issue 4): REST bodies, DTOs and the user-socket frames.
@@ -8,7 +9,8 @@ import { contractKindSchema } from './market.ts';
  * Units:
  * - money (balances, margin, fees, PnL) is a decimal STRING with the coin's fixed decimals
  *   (USDT: 6), computed on the server in integer minor units, never in binary floating point;
- * - prices and quantities are JSON numbers already on the instrument's tick / step;
+ * - prices and quantities are JSON numbers or plain decimal strings on the instrument's tick / step
+ *   (the number rule, src/protocol/numberRule.ts);
  * - times are Unix milliseconds.
  * Formulas (margin, liquidation price, margin ratio, fees, funding): docs/TRADING.md.
  */
@@ -27,6 +29,8 @@ export const TRADE_MSG = {
   qtyStep: 'Order quantity must be a multiple of ',
   /** Followed by `${min}-${max}`, e.g. 'Leverage must be between 1-125'. */
   leverageRange: 'Leverage must be between ',
+  /** Leverage that is not a plain whole number ('5.5', '0x10', true, [5]). */
+  leverageWhole: 'Leverage must be a whole number',
   priceStep: 'Price must be a multiple of ',
   unknownSymbol: 'Unknown symbol',
   contractNotListed: 'This contract is not available for the symbol',
@@ -82,9 +86,6 @@ export const LEDGER_ENTRY_TYPES = [
 export const ledgerEntryTypeSchema = z.enum(LEDGER_ENTRY_TYPES);
 export type LedgerEntryType = z.infer<typeof ledgerEntryTypeSchema>;
 
-/** A decimal string such as '12.5' or '-0.000001'. */
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 // ---------------------------------------------------------------- wallets
 
 /**
@@ -100,12 +101,7 @@ export interface Balance {
 }
 
 /** Amount fields accept a decimal string or a number; empty / missing / zero → the SPEC §5 message. */
-const transferAmountSchema = z
-  .union([z.string(), z.number()], { error: TRADE_MSG.transferAmountRequired })
-  .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
-  .refine((s) => s !== '' && DECIMAL.test(s) && !s.startsWith('-') && Number(s) > 0, {
-    message: TRADE_MSG.transferAmountRequired,
-  });
+const transferAmountSchema = decimalString(TRADE_MSG.transferAmountRequired);
 
 /** POST /api/wallet/transfer: move `amount` of `coin` between two of the caller's wallets. */
 export const transferBody = z
@@ -214,18 +210,10 @@ export interface Order {
   cancelReason?: CancelReason | null;
 }
 
-const positiveNumber = (msg: string) =>
-  z.union([z.number(), z.string().trim()], { error: msg }).transform((v, ctx) => {
-    const n = typeof v === 'number' ? v : v === '' ? NaN : Number(v);
-    if (!Number.isFinite(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: msg });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-const optionalTrigger = (msg: string) =>
-  z.union([positiveNumber(msg), z.null(), z.literal('')]).optional().transform((v) => (v === '' || v === undefined ? null : v));
+/** Quantities: a positive plain decimal (the number rule, src/protocol/numberRule.ts). */
+const positiveNumber = (msg: string) => decimalNumber(msg);
+/** Prices (limit, trigger, TP, SL): absent, null or '' is none; otherwise a positive plain decimal. */
+const optionalTrigger = (msg: string) => optionalDecimalNumber(msg);
 
 /**
  * POST /api/trade/order. `clientOrderId` makes placement idempotent per user: a retry with the
@@ -239,7 +227,9 @@ const optionalTrigger = (msg: string) =>
  * - reduceOnly: refused when it would increase ('Reduce-only order would increase the position').
  * - postOnly: limit orders only, refused when it would take at once.
  * - timeInForce (limit kinds): GTC rests, IOC cancels what it cannot take at once, FOK takes all or nothing.
- * Prices and quantities may be JSON numbers or decimal strings ('0.001', '60000.5').
+ * Prices and quantities are JSON numbers or plain decimal strings ('0.001', '60000.5'), leverage a
+ * whole number: the number rule of src/protocol/numberRule.ts (no exponent, hex, sign, array or
+ * boolean); a price must be positive and on the tick, checked by the server against the instrument.
  * Quantity, step and leverage are checked against the instrument's rules (messages in TRADE_MSG).
  */
 export const placeOrderBody = z.object({
@@ -248,9 +238,9 @@ export const placeOrderBody = z.object({
   contract: contractKindSchema,
   kind: orderKindSchema,
   side: orderSideSchema,
-  price: z.union([z.number(), z.string(), z.null()]).optional(),
+  price: optionalTrigger(TRADE_MSG.limitPriceRequired),
   qty: positiveNumber(TRADE_MSG.minOrderQuantity),
-  leverage: z.coerce.number().int().min(1).max(1000).default(10),
+  leverage: wholeNumber(TRADE_MSG.leverageWhole).default(10),
   tp: optionalTrigger(TRADE_MSG.tpInvalid),
   sl: optionalTrigger(TRADE_MSG.slInvalid),
   reduceOnly: z.boolean().default(false),

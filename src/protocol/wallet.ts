@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalString } from './numberRule.ts';
 import { pageQuerySchema } from './envelope.ts';
 
 /**
@@ -75,12 +76,8 @@ export function chainRule(coin: string, network: string): ChainRule | undefined 
 
 const coinField = z.string({ error: WALLET_MSG.unknownCoin }).trim().toUpperCase().min(1, WALLET_MSG.unknownCoin).max(16, WALLET_MSG.unknownCoin);
 const networkField = z.string({ error: WALLET_MSG.unknownNetwork }).trim().min(1, WALLET_MSG.unknownNetwork).max(16, WALLET_MSG.unknownNetwork);
-const DECIMAL = /^\d+(\.\d+)?$/;
-const amountField = (msg: string) =>
-  z
-    .union([z.string(), z.number()], { error: msg })
-    .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
-    .refine((s) => s !== '' && DECIMAL.test(s) && Number(s) > 0, { message: msg });
+/** Amounts: a positive plain decimal (the number rule, src/protocol/numberRule.ts). */
+const amountField = (msg: string) => decimalString(msg);
 
 // ---------------------------------------------------------------- deposit
 

@@ -136,6 +136,34 @@ describe('copy trading over HTTP', () => {
     expect((await positions(me.token))[0]?.qty).toBe(0.005);
   });
 
+  it('a ratio of 0 (or outside (0, 10]) and a fixed amount below one minimum order are refused and move nothing (issue 29)', async () => {
+    const lead = await ch.leader('lead@example.com');
+    const me = await ch.user('me@example.com');
+    // The trader's market: BTCUSDT at 60 000, leverage 20 at most → one minimum order (0.001) is 3 USDT of margin.
+    await ch.order(lead.token, { qty: 0.1, leverage: 10 });
+    await ch.order(lead.token, { qty: 0.1, leverage: 20 });
+    const follow = (body: Record<string, unknown>) => call(ch.h, '/copy/follow', { token: me.token, body: { traderId: lead.id, amount: '1000', ...body } });
+    for (const ratio of ['0', 0, '0.0', '-1', '0.001', '10.01', '1e-3', '0x1', true, [1]]) {
+      const r = await follow({ mode: 'ratio', ratio });
+      expect([r.code, r.msg], JSON.stringify(ratio)).toEqual([400, COPY_MSG.ratioRange]);
+    }
+    for (const fixedAmount of ['2.999999', '0.000001', 1]) {
+      const r = await follow({ mode: 'fixed', fixedAmount });
+      expect([r.code, r.msg], JSON.stringify(fixedAmount)).toEqual([400, `${COPY_MSG.fixedTooSmall}3 USDT`]);
+    }
+    for (const fixedAmount of ['1e1', '0x10', '-5', [5]]) expect((await follow({ mode: 'fixed', fixedAmount })).msg).toBe(COPY_MSG.fixedRequired);
+    expect(await bal(me.token, 'fund')).toBe(10000);
+    expect(await bal(me.token, 'copy')).toBe(0);
+    expect((await call<CopyFollow[]>(ch.h, '/copy/follows', { token: me.token })).data ?? []).toEqual([]);
+
+    // The smallest accepted amount copies the trader's next 20x order: 3 × 20 / 60 000 = 0.001.
+    const ok = await follow({ mode: 'fixed', fixedAmount: '3' });
+    expect(ok.code, ok.msg).toBe(200);
+    await ch.order(lead.token, { qty: 0.1, leverage: 20 });
+    expect((await positions(me.token))[0]?.qty).toBe(0.001);
+    await booksBalance([me.id, lead.id]);
+  });
+
   it('unfollow keeping positions: cash returns now, the kept position is closed later and its funds return too', async () => {
     const lead = await ch.leader('lead@example.com');
     const me = await ch.user('me@example.com');

@@ -6,6 +6,8 @@ export function copyMsg(t: TFunction, msg: string | null | undefined): string {
   if (!msg) return '';
   if (msg === 'Invalid amount') return t('copy:msg_invalidAmount');
   for (const [k, v] of Object.entries(COPY_MSG)) {
+    // The fixed-amount floor depends on the trader's market: the server puts it after the message.
+    if (k === 'fixedTooSmall' && msg.startsWith(v)) return t('copy:msg_fixedTooSmall', { min: msg.slice(v.length), defaultValue: msg });
     if (msg === v || (k === 'amountTooSmall' && msg.startsWith(v))) return t(`copy:msg_${k}`, { defaultValue: msg });
   }
   return msg;
