@@ -69,7 +69,7 @@ export function buildApp({
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
   const revocations = givenRevocations ?? createRevocationHub((err) => app.log.error({ err }, 'revocation listener failed'));
-  const deps: AppDeps = { db, clock, config, limits, revocations, mailer };
+  const deps: AppDeps = { db, clock, config, limits, revocations, mailer, accountHooks: { passwordChanged: [] } };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => mailer.close());
 

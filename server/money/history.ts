@@ -17,14 +17,14 @@ export function historyPage(db: Db, userId: number, q: z.output<typeof historyQu
     .where('user_id', '=', userId)
     .select([
       sql<string>`'deposit'`.as('type'), 'id', 'coin', 'network', 'amount', sql<string>`'0'`.as('fee'), sql<string>`status`.as('status'), 'txid', 'address',
-      sql<string>`''`.as('from_wallet'), sql<string>`''`.as('to_wallet'), 'created_at',
+      sql<string>`''`.as('from_wallet'), sql<string>`''`.as('to_wallet'), 'created_at', sql<string>`''`.as('note'),
     ]);
   const withdrawals = db
     .selectFrom('withdrawals')
     .where('user_id', '=', userId)
     .select([
       sql<string>`'withdrawal'`.as('type'), 'id', 'coin', 'network', 'amount', 'fee', sql<string>`status`.as('status'), 'txid', 'address',
-      sql<string>`''`.as('from_wallet'), sql<string>`''`.as('to_wallet'), 'created_at',
+      sql<string>`''`.as('from_wallet'), sql<string>`''`.as('to_wallet'), 'created_at', sql<string>`reason`.as('note'),
     ]);
   const transfers = db
     .selectFrom('ledger_entries as o')
@@ -33,7 +33,7 @@ export function historyPage(db: Db, userId: number, q: z.output<typeof historyQu
     .where('o.type', '=', 'WALLET_TRANSFER_OUT')
     .select([
       sql<string>`'transfer'`.as('type'), 'o.id as id', 'o.asset as coin', sql<string>`''`.as('network'), 'i.amount as amount', sql<string>`'0'`.as('fee'),
-      sql<string>`'completed'`.as('status'), 'o.ref as txid', sql<string>`''`.as('address'), sql<string>`o.wallet`.as('from_wallet'), sql<string>`i.wallet`.as('to_wallet'), 'o.created_at as created_at',
+      sql<string>`'completed'`.as('status'), 'o.ref as txid', sql<string>`''`.as('address'), sql<string>`o.wallet`.as('from_wallet'), sql<string>`i.wallet`.as('to_wallet'), 'o.created_at as created_at', sql<string>`''`.as('note'),
     ]);
   let base = db.selectFrom(deposits.unionAll(withdrawals).unionAll(transfers).as('h'));
   if (q.type) base = base.where('h.type', '=', q.type);
@@ -54,5 +54,6 @@ export function historyPage(db: Db, userId: number, q: z.output<typeof historyQu
     from: r.from_wallet,
     to: r.to_wallet,
     time: r.created_at,
+    ...(r.note ? { note: r.note } : {}),
   }));
 }

@@ -21,7 +21,7 @@ import { convertHistory, convertPairs, convertQuote, createQuote } from './conve
 import { depositAddress, depositsPage, ruleOrMessage, sendDeposit } from './deposits.ts';
 import { historyPage } from './history.ts';
 import { fastForwardMoney } from './fastForward.ts';
-import { checkRequest, holdWithdrawal, lockMessage, transition, withdrawalDto, withdrawInfo, withdrawLockOf } from './withdrawals.ts';
+import { cancelPendingAfterPasswordChange, checkRequest, holdWithdrawal, lockMessage, transition, withdrawalDto, withdrawInfo, withdrawLockOf } from './withdrawals.ts';
 
 function ruleOf(coin: string, network: string): ChainRule {
   const r = ruleOrMessage(coin, network);
@@ -57,6 +57,10 @@ function withdrawalsPage(db: Db, userId: number | undefined, q: z.output<typeof 
 export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
   return async (app) => {
     const { db, clock } = deps;
+    // A password change or reset cancels the account's pending withdrawals and returns their funds.
+    app.deps.accountHooks.passwordChanged.push(async (e) => {
+      await cancelPendingAfterPasswordChange(deps, e.userId);
+    });
 
     await app.register(
       async (r) => {

@@ -162,7 +162,7 @@ export async function transition(
     if (w.status !== FROM[t]) return refusal;
     const rule = CHAIN_RULES.find((r) => r.coin === w.coin && r.network === w.network);
     const patch: Partial<WithdrawalRow> = { status: TO[t], updated_at: now };
-    if (t === 'reject') patch.reason = opts.reason ?? '';
+    if (t === 'reject' || opts.reason !== undefined) patch.reason = opts.reason ?? '';
     if (t === 'complete' && rule) patch.txid = fakeTxid(rule);
     const res = await trx.updateTable('withdrawals').set(patch).where('id', '=', id).where('status', '=', FROM[t]).executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return refusal;
@@ -193,6 +193,23 @@ export async function transition(
   deps.bus?.publish(row.user_id, { type: 'withdrawal', data: dto });
   if (t === 'cancel' || t === 'reject') await publishBalance(deps, deps.db, row.user_id, MONEY_WALLET, row.coin);
   return { ok: true, withdrawal: dto };
+}
+
+/**
+ * After a password change or reset (issue 29): every pending withdrawal of the account is cancelled
+ * and its hold (amount + fee) returned to the fund wallet, with the reason in the wallet history, as
+ * exchanges do: a withdrawal asked for before the password changed may be the work of whoever knew
+ * the old one. Approved (processing) withdrawals are already on their way and stay as they are.
+ */
+export async function cancelPendingAfterPasswordChange(deps: FeatureDeps, userId: number): Promise<Withdrawal[]> {
+  const pending = await deps.db.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('status', '=', 'pending').orderBy('id').execute();
+  const out: Withdrawal[] = [];
+  for (const { id } of pending) {
+    // A review that won the race leaves it processing: the conditional transition then refuses, and that is fine.
+    const r = await transition(deps, id, 'cancel', { userId, reason: WALLET_MSG.cancelledPasswordChange });
+    if (r.ok) out.push(r.withdrawal);
+  }
+  return out;
 }
 
 /** The chain step for withdrawals: a processing withdrawal completes one block after its approval. */

@@ -18,6 +18,7 @@ import { maskEmail, summariseUserAgent } from '../services/format.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../services/passwords.ts';
 import { hashToken, newToken } from '../services/tokens.ts';
 import { matchTotpStep } from '../services/totp.ts';
+import { passwordChanged } from '../http/deps.ts';
 import { revokeAndNotify } from '../ws/revocations.ts';
 
 const HOUR_MS = 3_600_000;
@@ -198,6 +199,8 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     const password_hash = await hashPassword(body.password, config.passwordHashLogN);
     await updateUser(db, user.id, { password_hash, withdraw_lock_until: now + WITHDRAW_LOCK_MS.reset });
     await revokeAndNotify(db, revocations, { kind: 'user', userId: user.id }, now);
+    // Pending withdrawals asked for before the reset are cancelled and their funds returned (money feature).
+    await passwordChanged(app.deps, { userId: user.id, kind: 'reset', now });
     return ok(null, USER_MSG.passwordReset);
   });
 };

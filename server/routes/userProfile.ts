@@ -14,6 +14,7 @@ import { toUserInfo } from '../services/accounts.ts';
 import { sniffImage } from '../services/images.ts';
 import type { ImageKind } from '../services/images.ts';
 import { hashPassword, verifyPassword } from '../services/passwords.ts';
+import { passwordChanged } from '../http/deps.ts';
 import { revokeAndNotify } from '../ws/revocations.ts';
 import { WITHDRAW_LOCK_MS } from './userAuth.ts';
 
@@ -59,6 +60,8 @@ export const userProfileRoutes: FastifyPluginAsync = async (app) => {
     await updateUser(db, auth.user.id, { password_hash, withdraw_lock_until: now + WITHDRAW_LOCK_MS.modify });
     // Every other session (and its open sockets) ends; the caller's own stays.
     await revokeAndNotify(db, revocations, { kind: 'user', userId: auth.user.id, exceptSessionId: auth.sessionId }, now);
+    // Pending withdrawals asked for before the change are cancelled and their funds returned (money feature).
+    await passwordChanged(app.deps, { userId: auth.user.id, kind: 'change', now });
     return ok(null, USER_MSG.passwordChanged);
   });
 

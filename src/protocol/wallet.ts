@@ -30,6 +30,8 @@ export const WALLET_MSG = {
   notCancellable: 'Only a pending withdrawal can be cancelled',
   notReviewable: 'This withdrawal has already been reviewed',
   withdrawalCancelled: 'Withdrawal cancelled',
+  /** The wallet history's note on a pending withdrawal cancelled by a password change or reset (funds returned). */
+  cancelledPasswordChange: 'Cancelled because the login password was changed; the funds are back in your fund account',
   depositBelowMinimum: 'Below the minimum deposit amount: recorded, not credited',
   depositAmountInvalid: 'Please enter a deposit amount',
   userNotFound: 'No such user',
@@ -210,6 +212,8 @@ export const historyRowSchema = z.object({
   from: z.string(),
   to: z.string(),
   time: z.number().int(),
+  /** Why a withdrawal ended as it did (a reviewer's rejection reason, a cancel after a password change); absent when none. */
+  note: z.string().optional(),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;
 

@@ -151,6 +151,56 @@ describe('security step and password locks', () => {
     expect(ok.code).toBe(200);
   });
 
+  it('a password change cancels every pending withdrawal asked for before it and returns the funds, said in the wallet history (issue 29)', async () => {
+    const email = 'w-change-pending@example.com';
+    const u = await m.user(email);
+    const a = (await withdraw(u.token, { amount: '100', code: await code(email) })).data as Withdrawal;
+    const b = (await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '50', code: await code(email) })).data as Withdrawal;
+    const c = (await withdraw(u.token, { amount: '30', code: await code(email) })).data as Withdrawal;
+    // One is already approved (on its way to the chain): it stays as it is.
+    expect((await call<Withdrawal>(m.h, api(MONEY_PATHS.devReview), { body: { id: c.id, decision: 'approve' } })).data.status).toBe('processing');
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe(`${10000 - 101 - 55 - 31}.000000`);
+    u.frames.length = 0;
+
+    expect((await call(m.h, '/user/modify-password', { token: u.token, body: { oldPassword: 'secret12', password: 'secret34', confirmPassword: 'secret34' } })).code).toBe(200);
+
+    expect(await m.balance(u.token, 'fund', 'USDT')).toBe(`${10000 - 31}.000000`);
+    const mine = await call<Page<Withdrawal>>(m.h, api(MONEY_PATHS.withdrawals), { token: u.token });
+    expect(mine.data.list.map((w) => [w.id, w.status, w.reason])).toEqual([
+      [c.id, 'processing', ''],
+      [b.id, 'cancelled', WALLET_MSG.cancelledPasswordChange],
+      [a.id, 'cancelled', WALLET_MSG.cancelledPasswordChange],
+    ]);
+    // The operator can no longer approve them; the user's screens were told at once.
+    expect((await call(m.h, api(MONEY_PATHS.devReview), { body: { id: a.id, decision: 'approve' } })).msg).toBe(WALLET_MSG.notReviewable);
+    expect(u.frames.filter((f) => f.type === 'withdrawal').map((f) => [(f.data as Withdrawal).id, (f.data as Withdrawal).status])).toEqual([[a.id, 'cancelled'], [b.id, 'cancelled']]);
+    const hist = await call<Page<HistoryRow>>(m.h, `${api(MONEY_PATHS.history)}?type=withdrawal`, { token: u.token });
+    expect(hist.data.list.map((r) => [r.id, r.status, r.note])).toEqual([
+      [c.id, 'processing', undefined],
+      [b.id, 'cancelled', WALLET_MSG.cancelledPasswordChange],
+      [a.id, 'cancelled', WALLET_MSG.cancelledPasswordChange],
+    ]);
+    for (const id of [a.id, b.id]) {
+      const rows = await m.h.db.selectFrom('ledger_entries').select(['type', 'amount', 'user_id']).where('ref', '=', `withdrawal:${id}`).where('user_id', '=', u.id).orderBy('id').execute();
+      expect(rows.map((r) => r.type)).toEqual(['WITHDRAW_HOLD', 'WITHDRAW_RELEASE']);
+    }
+    const holdRows = await m.h.db.selectFrom('balances').select('amount').where('user_id', '=', HOLD_ACCOUNT_ID).where('asset', '=', 'USDT').executeTakeFirst();
+    expect(BigInt(holdRows?.amount ?? '0')).toBe(await ledgerSum(m.h.db, HOLD_ACCOUNT_ID, 'fund', 'USDT'));
+  });
+
+  it('a password reset cancels the pending withdrawals too', async () => {
+    const email = 'w-reset-pending@example.com';
+    const u = await m.user(email);
+    const a = (await withdraw(u.token, { amount: '200', code: await code(email) })).data as Withdrawal;
+    m.h.clock.advance(61_000);
+    const resetCode = await sendCode(m.h, email, 'reset');
+    expect((await call(m.h, '/user/resetPassword', { body: { email, code: resetCode, password: 'secret99', confirmPassword: 'secret99' } })).code).toBe(200);
+    const token = await login(m.h, email, 'secret99');
+    expect(await m.balance(token, 'fund', 'USDT')).toBe('10000.000000');
+    const hist = await call<Page<HistoryRow>>(m.h, `${api(MONEY_PATHS.history)}?type=withdrawal`, { token });
+    expect(hist.data.list.map((r) => [r.id, r.status, r.note])).toEqual([[a.id, 'cancelled', WALLET_MSG.cancelledPasswordChange]]);
+  });
+
   it('48 h after a password reset, with the reset screen message', async () => {
     const email = 'w-reset@example.com';
     await m.user(email);

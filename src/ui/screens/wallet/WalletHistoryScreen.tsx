@@ -14,6 +14,7 @@ import { RowList, type Column } from '../orders/columns.tsx';
 import { dayEndMs, dayStartMs, formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { HistoryStatus } from './StatusChip.tsx';
+import { walletText } from './walletModel.ts';
 import '../orders/orders.css';
 import './wallet.css';
 
@@ -84,7 +85,17 @@ export function WalletHistoryScreen() {
       key: 'where', label: t('fromTo'),
       render: (r) => (r.type === 'transfer' ? `${t(`assets:${WALLET_LABEL[r.from as keyof typeof WALLET_LABEL] ?? r.from}`)} → ${t(`assets:${WALLET_LABEL[r.to as keyof typeof WALLET_LABEL] ?? r.to}`)}` : <span className="wal-mono wal-ellipsis" title={r.address}>{r.address}</span>),
     },
-    { key: 'status', label: t('assets:status'), render: (r) => <HistoryStatus type={r.type} status={r.status} /> },
+    {
+      key: 'status',
+      label: t('assets:status'),
+      // A note says why a withdrawal ended so (cancelled by a password change, a reviewer's reason).
+      render: (r) => (
+        <>
+          <HistoryStatus type={r.type} status={r.status} />
+          {r.note ? <small className="wal-note" data-testid="history-note">{walletText(t, r.note)}</small> : null}
+        </>
+      ),
+    },
     { key: 'txid', label: t('txid'), render: (r) => (r.txid ? <span className="wal-mono wal-ellipsis" title={r.txid} data-testid="history-txid">{r.txid}</span> : '—') },
   ];
 
