@@ -2,6 +2,9 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { clientMessageSchema, IDLE_TIMEOUT_MS, USER_SOCKET_CLOSE_UNAUTHORIZED } from '../../src/protocol/market.ts';
+import { SOCKET_API_MSG, SOCKET_METHODS, socketRequestSchema } from '../../src/protocol/socketApi.ts';
+import type { SocketResponse } from '../../src/protocol/socketApi.ts';
+import { helpLangOf } from '../help/service.ts';
 import type { RevocationHub } from './revocations.ts';
 import { covers } from './revocations.ts';
 import type { UserEventBus, UserFrame } from './userBus.ts';
@@ -62,6 +65,10 @@ interface UserConn {
   lastSeen: number;
   unsubscribe: (() => void) | null;
   authTimer: ReturnType<typeof setTimeout> | null;
+  /** The language of answers (the URL's `lang`, else the upgrade's Web-Lang header, else English). */
+  lang: string;
+  /** The client address of the upgrade request (what the HTTP routes would see). */
+  ip: string;
 }
 
 const OPEN = 1;
@@ -78,6 +85,9 @@ const OPEN = 1;
  * it with 4001 at once and without another frame; every frame is also checked against the
  * session's revocation and expiry when it is sent, so no frame ever goes out for a dead token.
  * Every `revalidateMs` the token is also looked up again (a session ended outside this process).
+ * After auth, `{id, method, params}` requests (order.place, order.cancel, order.edit,
+ * position.close) run the method's HTTP route in-process and are answered `{type:'response', id,
+ * code, msg, data}` with its envelope (src/protocol/socketApi.ts, docs/PROTOCOL.md).
  * Like the market plugin, it expects @fastify/websocket registered at the root.
  */
 export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (app: FastifyInstance, opts) => {
@@ -130,6 +140,37 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
     }
   });
 
+  /**
+   * One `{id, method, params}` request (src/protocol/socketApi.ts): run through the method's HTTP
+   * route in-process (`app.inject`), so validation, rate limits and messages are the route's own,
+   * and answered with that envelope and the request's id.
+   */
+  const answer = async (c: UserConn, json: Record<string, unknown>): Promise<void> => {
+    const parsed = socketRequestSchema.safeParse(json);
+    const rawId = json.id;
+    const id = parsed.success ? parsed.data.id : typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+    const reply = (code: number, msg: string, data: unknown = null): void => send(c, { type: 'response', id, code, msg, data } satisfies SocketResponse);
+    if (!parsed.success) return reply(400, SOCKET_API_MSG.badRequest);
+    const { method, params } = parsed.data;
+    const path = Object.hasOwn(SOCKET_METHODS, method) ? SOCKET_METHODS[method as keyof typeof SOCKET_METHODS] : undefined;
+    if (path === undefined || c.token === null) return reply(400, SOCKET_API_MSG.unknownMethod);
+    const res = await app.inject({
+      method: 'POST',
+      url: path,
+      remoteAddress: c.ip,
+      headers: { authorization: c.token, 'content-type': 'application/json', 'web-lang': c.lang, client: 'ws' },
+      payload: JSON.stringify(params ?? {}),
+    });
+    let env: { code?: unknown; msg?: unknown; data?: unknown } = {};
+    try {
+      env = JSON.parse(res.body) as typeof env;
+    } catch {
+      env = {};
+    }
+    if (typeof env.code !== 'number') return reply(500, 'Internal server error');
+    return reply(env.code, typeof env.msg === 'string' ? env.msg : '', env.data ?? null);
+  };
+
   const onMessage = async (c: UserConn, data: RawData, isBinary: boolean): Promise<void> => {
     c.lastSeen = opts.clock.now();
     let json: unknown = undefined;
@@ -139,6 +180,11 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
       } catch {
         json = undefined;
       }
+    }
+    if (typeof json === 'object' && json !== null && !Array.isArray(json) && 'method' in json) {
+      if (c.state === 'awaitingAuth') return unauthorized(c);
+      if (c.state !== 'authed') return; // before the auth answer: ignored, as other messages
+      return answer(c, json as Record<string, unknown>);
     }
     const parsed = clientMessageSchema.safeParse(json);
     const msg = parsed.success ? parsed.data : null;
@@ -202,8 +248,11 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
     for (const c of [...conns]) close(c, 1001, 'Server shutting down');
   });
 
-  app.get('/api/ws/user', { websocket: true }, (socket) => {
-    const c: UserConn = { ws: socket, state: 'awaitingAuth', who: null, token: null, validatedAt: 0, revalidating: false, lastSeen: opts.clock.now(), unsubscribe: null, authTimer: null };
+  app.get('/api/ws/user', { websocket: true }, (socket, req) => {
+    const lang = helpLangOf((req.query as { lang?: string } | undefined)?.lang, req.headers['web-lang']);
+    const c: UserConn = {
+      ws: socket, state: 'awaitingAuth', who: null, token: null, validatedAt: 0, revalidating: false, lastSeen: opts.clock.now(), unsubscribe: null, authTimer: null, lang, ip: req.ip,
+    };
     conns.add(c);
     c.authTimer = setTimeout(() => {
       c.authTimer = null;
