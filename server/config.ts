@@ -81,6 +81,12 @@ export interface ServerConfig {
   operatorToken: string | null;
   /** OPERATOR_REMOTE=1: operator routes also answer non-loopback clients (still with the token). */
   operatorRemote: boolean;
+  /**
+   * DEMO_CREDIT: whether a new account receives the demo credit (10 000 USDT in the fund and in the
+   * perpetual wallet, ledger entries marked as demo credit, docs/API.md). Default on; DEMO_CREDIT=0
+   * turns it off; always off under NODE_ENV=production. Absent in a config object = on.
+   */
+  demoCredit?: boolean;
 }
 
 /** OPERATOR_TOKEN shorter than this refuses to start. */
@@ -162,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     operatorToken: parseOperatorToken(env.OPERATOR_TOKEN),
     operatorRemote: flag(env.OPERATOR_REMOTE, false),
+    demoCredit: !production && flag(env.DEMO_CREDIT, true),
   };
 }
 

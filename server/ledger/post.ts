@@ -224,10 +224,11 @@ export function move(
 }
 
 /** Credits a user from the system account (ADMIN_ADJUST), e.g. the demo balances of a new account. */
-export function adminCredit(db: Db, userId: number, wallet: Wallet, asset: string, amount: bigint, now: number): Promise<PostResult> {
+export function adminCredit(db: Db, userId: number, wallet: Wallet, asset: string, amount: bigint, now: number, ref?: string): Promise<PostResult> {
   return postLedger(db, {
     type: 'ADMIN_ADJUST',
     now,
+    ...(ref !== undefined ? { ref } : {}),
     entries: [
       { userId, wallet, asset, amount },
       { userId: SYSTEM_ACCOUNT_ID, wallet, asset, amount: -amount },

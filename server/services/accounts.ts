@@ -6,8 +6,13 @@ import { toMinor } from '../db/money.ts';
 import type { UserInfo } from '../../src/protocol/user.ts';
 import { maskEmail } from './format.ts';
 import { transact } from '../db/tx.ts';
+import { DEMO_CREDIT_REF } from '../../src/protocol/demoCredit.ts';
 
-/** Demo money every new account receives (ADMIN_ADJUST from the system account). */
+/**
+ * The demo credit a new account receives when the server gives one (config.demoCredit: on by
+ * default, DEMO_CREDIT=0 off, always off in production): ADMIN_ADJUST from the system account,
+ * each posting's ref starting with {@link DEMO_CREDIT_REF} so the histories name it "Demo credit".
+ */
 export const STARTING_BALANCES = [
   { wallet: 'fund', asset: 'USDT', amount: '10000' },
   { wallet: 'perp', asset: 'USDT', amount: '10000' },
@@ -21,14 +26,17 @@ export interface NewAccount {
   passwordHash: string;
   invitedBy: number | null;
   now: number;
+  /** Credit the demo balances (default true). */
+  demoCredit?: boolean;
 }
 
-/** Creates a user and credits the starting balances in one transaction: no user ever exists without them. */
+/** Creates a user and, with the demo credit on, credits it in the same transaction: no user ever exists with half of it. */
 export async function createAccount(db: Db, a: NewAccount): Promise<UserRow> {
   return transact(db, async (trx) => {
     const user = await createUser(trx, a);
+    if (a.demoCredit === false) return user;
     for (const b of STARTING_BALANCES) {
-      const r = await adminCredit(trx, user.id, b.wallet, b.asset, toMinor(b.amount, b.asset), a.now);
+      const r = await adminCredit(trx, user.id, b.wallet, b.asset, toMinor(b.amount, b.asset), a.now, `${DEMO_CREDIT_REF}${user.id}-${b.wallet}`);
       if (!r.ok) throw new Error(`starting balance rejected: ${r.reason}`);
     }
     return user;

@@ -201,3 +201,20 @@ describe('conditional orders on /my/order/futures (issue 26)', () => {
     expect([cell(rows[1]!, 'Type')]).toEqual(['Stop market']);
   });
 });
+
+describe('demo credit in the transaction history (issue 26)', () => {
+  it('names the demo credit as such, and only it', async () => {
+    renderOrders((http) => {
+      http.on('GET', '/wallet/ledger', paged([
+        ledger(1, { type: 'ADMIN_ADJUST', amount: '10000.000000', balanceAfter: '10000.000000', ref: 'demo-credit-7-fund' }),
+        ledger(2, { type: 'ADMIN_ADJUST', amount: '5.000000', balanceAfter: '10005.000000', ref: 'R123' }),
+      ]));
+    });
+    await screen.findAllByTestId('history-row');
+    fireEvent.click(screen.getByRole('tab', { name: 'Transaction history' }));
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(2));
+    const rows = screen.getAllByTestId('history-row');
+    expect(within(rows[0]!).getByText('Demo credit')).toBeTruthy();
+    expect(within(rows[1]!).queryByText('Demo credit')).toBeNull();
+  });
+});

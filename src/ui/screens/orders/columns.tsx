@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { formatNumber, trendOf } from '../../../format/number.ts';
 import type { Fill, LedgerEntry, Order } from '../../../protocol/trading.ts';
 import { orderLimitPrice, orderTrigger } from '../../../protocol/orderView.ts';
+import { isDemoCredit } from '../../../protocol/demoCredit.ts';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { formatCoinAmount } from '../assets/money.ts';
 import { formatDateTime } from '../../../format/date.ts';
@@ -81,7 +82,7 @@ export function fillColumns(t: TFunction): Column<Fill>[] {
 export function ledgerColumns(t: TFunction): Column<LedgerEntry>[] {
   return [
     { key: 'time', label: t('time'), render: (e) => formatDateTime(e.time) },
-    { key: 'type', label: t('ledgerType'), head: true, render: (e) => t(`ledger_${e.type}`) },
+    { key: 'type', label: t('ledgerType'), head: true, render: (e) => (isDemoCredit(e) ? t('demoCredit') : t(`ledger_${e.type}`)) },
     { key: 'wallet', label: t('navAssets'), render: (e) => t(WALLET_LABEL[e.wallet]) },
     { key: 'coin', label: t('coin'), render: (e) => e.coin },
     { key: 'amount', label: t('amount'), num: true, render: (e) => signed(e.amount, e.coin) },

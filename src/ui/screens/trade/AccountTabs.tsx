@@ -17,6 +17,7 @@ import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useViewState } from '../../hooks/useViewState.ts';
 import { CloseAllDialog, CloseDialog, EditOrderDialog, editedText, TpslDialog } from './PositionDialogs.tsx';
 import { orderEdits, orderLimitPrice, orderTrigger } from '../../../protocol/orderView.ts';
+import { isDemoCredit } from '../../../protocol/demoCredit.ts';
 import type { TradingAccount } from './useTradingAccount.ts';
 import { formatDateTime } from '../../../format/date.ts';
 
@@ -325,7 +326,7 @@ export function AccountTabs({
               {account.ledger.map((l) => (
                 <tr key={l.id} data-testid="transaction-row" data-type={l.type}>
                   <td>{formatDateTime(l.time)}</td>
-                  <td>{t(`ledger_${l.type}`)}</td>
+                  <td>{isDemoCredit(l) ? t('ledgerDemoCredit') : t(`ledger_${l.type}`)}</td>
                   <td>{l.symbol || '--'}</td>
                   <td className={`rf-num ${Number(l.amount) >= 0 ? 'rf-up' : 'rf-down'}`}>
                     {Number(l.amount) > 0 ? '+' : ''}
