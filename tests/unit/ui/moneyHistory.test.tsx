@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { HttpRequest } from '../../../src/ports/types.ts';
 import type { Conversion } from '../../../src/protocol/convert.ts';
+import { WALLET_MSG } from '../../../src/protocol/wallet.ts';
 import type { HistoryRow } from '../../../src/protocol/wallet.ts';
 import { ConvertHistoryScreen } from '../../../src/ui/screens/convert/ConvertHistoryScreen.tsx';
 import { WalletHistoryScreen } from '../../../src/ui/screens/wallet/WalletHistoryScreen.tsx';
@@ -49,6 +50,24 @@ describe('WalletHistoryScreen', () => {
     await waitFor(() => expect(screen.getAllByTestId('history-status')[0]?.textContent).toBe('Completed'));
     expect(screen.getByTestId('history-txid').textContent).toBe('tx1');
     h.core.stop();
+  });
+});
+
+describe('WalletHistoryScreen notes (issue 29)', () => {
+  it('says, translated, that a withdrawal was cancelled by a password change; a reviewer reason shows as written', async () => {
+    const cancelled = { ...row(1, 'cancelled'), note: WALLET_MSG.cancelledPasswordChange };
+    const rejected = { ...row(2, 'rejected'), note: 'address on a sanctions list' };
+    for (const [lang, text] of [['en', WALLET_MSG.cancelledPasswordChange], ['zh', '因登录密码已修改而取消，资金已退回资金账户']] as const) {
+      const h = renderAssets({
+        path: '/my/order/wallet-history',
+        lang,
+        screen: <WalletHistoryScreen />,
+        script: (http) => http.on('GET', '/money/history', envelope(200, 'success', { list: [cancelled, rejected, row(3, 'pending')], total: 3, page: 1, pageSize: 10 })),
+      });
+      await waitFor(() => expect(screen.getAllByTestId('history-note').map((e) => e.textContent)).toEqual([text, 'address on a sanctions list']));
+      h.core.stop();
+      cleanup();
+    }
   });
 });
 
