@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     const op = loadOrCreateOperatorToken(config.dataDir);
     config.operatorToken = op.token;
     operatorNote = op.created
-      ? [`  Operator token (created in ${op.file}, mode 0600; shown only this once): ${op.token}`, `  Operator commands (npm run wallet, kyc, copy, outbox) read it from there; send it as ${OPERATOR_HEADER}.`]
+      ? [`  Operator token (created in ${op.file}, mode 0600; shown only this once): ${op.token}`, `  Operator commands (npm run wallet, kyc, copy) read it from there; send it as ${OPERATOR_HEADER}.`]
       : [`  Operator token: ${op.file}`];
   } else if (config.operatorToken !== null) {
     operatorNote = ['  Operator token: OPERATOR_TOKEN'];

@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     const q = values.status ? `?pageSize=100&status=${encodeURIComponent(values.status)}` : '?pageSize=100';
     const r = live ? await viaServer<Page<Withdrawal>>(base, 'GET', `${MONEY_PATHS.devWithdrawals}${q}`) : null;
     const list = r
-      ? r.data.list
+      ? r.code === 200 ? r.data.list : fail(`Refused: ${r.msg}`)
       : await offline(async ({ db }) => {
           let sel = db.selectFrom('withdrawals').selectAll().orderBy('id', 'desc').limit(100);
           if (values.status) sel = sel.where('status', '=', values.status as Withdrawal['status']);
