@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { pushRoute } from './navigate.ts';
 
 /**
  * Issue 14, accessibility: an axe-core scan of every route, as a guest and signed in, in both
@@ -61,10 +62,7 @@ async function sweep(page: Page, routes: readonly string[]): Promise<Hit[]> {
       await page.goto(route);
       await page.addScriptTag({ path: AXE });
     } else {
-      await page.evaluate((to) => {
-        window.history.pushState(null, '', to);
-        window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
-      }, route);
+      await pushRoute(page, route);
     }
     await expect.poll(() => page.evaluate(() => window.location.pathname + window.location.search)).toBe(route);
     hits.push(...(await scan(page, route, inflight)));
