@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
+import { openInApp } from './navigate.ts';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
 
 /**
@@ -92,13 +93,15 @@ test('other languages fit the phone width', async ({ browser }) => {
   for (const lang of ['zh', 'hk', 'jp', 'ko'] as const) {
     const page = await ctx.newPage();
     await presetStorage(page, { lang, token });
-    for (const path of ['/my/settings/preference', '/my/settings/security', '/my/settings/login-history']) {
-      await page.goto(path);
+    // The app loads once per language; the next pages open inside it, as its links do.
+    for (const [i, path] of ['/my/settings/preference', '/my/settings/security', '/my/settings/login-history'].entries()) {
+      if (i === 0) await page.goto(path);
+      else await openInApp(page, path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await noSidewaysOverflow(page, 390);
     }
     await page.screenshot({ path: `screenshots/settings-login-history-mobile-${lang}.png`, fullPage: true });
-    await page.goto('/my/settings/preference');
+    await openInApp(page, '/my/settings/preference');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.screenshot({ path: `screenshots/settings-preference-mobile-${lang}.png`, fullPage: true });
     await page.close();
