@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/precompress.ts';
 
 const serverPort = Number(process.env.PORT ?? 8080);
 
@@ -22,7 +23,8 @@ const POSTGRES_TESTS = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  // precompress: .br and .gz beside each built file, served as they are (issue 30, server/http/staticSite.ts)
+  plugins: [react(), precompress()],
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   server: {
     host: '127.0.0.1',

@@ -12,6 +12,7 @@ import type { RateLimits } from './http/rateLimit.ts';
 import { LOGGER_REDACTION } from './http/logRedact.ts';
 import { installSecurityHeaders } from './http/security.ts';
 import { installStaticSite } from './http/staticSite.ts';
+import { installJsonCompression } from './http/compressJson.ts';
 import { createMailer } from './mail/mailer.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { apiDocsRoutes } from './openapi.ts';
@@ -82,6 +83,7 @@ export function buildApp({
   void app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   installSecurityHeaders(app);
+  installJsonCompression(app);
   const fallback = installStaticSite(app, config.distDir, config.serveStatic);
   installErrorHandling(app, fallback);
 
