@@ -27,7 +27,7 @@ async function account(demoCredit: boolean | undefined) {
   await register(h, 'new@example.com');
   const token = await login(h, 'new@example.com');
   const balances = (await call<Balance[]>(h, '/wallet/balances', { token })).data;
-  const ledger = (await call<Page<LedgerEntry>>(h, '/wallet/ledger', { token, query: { pageSize: 50 } })).data.list;
+  const ledger = (await call<Page<LedgerEntry>>(h, '/wallet/ledger?pageSize=50', { token })).data.list;
   return { balances, ledger };
 }
 
