@@ -263,6 +263,19 @@ describe('trade screen', () => {
     expect((await screen.findByTestId('fill-liquidity')).textContent).toBe('Taker');
   });
 
+  it('each button says what it will do to the position, whichever side the toggle shows (issue 26)', async () => {
+    renderTrade({ loggedIn: true });
+    await screen.findByTestId('position-row');
+    await fill('Quantity', '0.004');
+    const p = await panel();
+    await waitFor(() => expect(p.getByTestId('button-preview-buy').textContent).toBe('Increases long 0.01 → 0.014'));
+    expect(p.getByTestId('button-preview-sell').textContent).toBe('Reduces long 0.01 → 0.006');
+    // the toggle's own preview still follows the toggle, and agrees with its button
+    expect(p.getByTestId('order-preview').textContent).toBe(p.getByTestId('button-preview-buy').textContent);
+    await fill('Quantity', '0.03');
+    await waitFor(() => expect(p.getByTestId('button-preview-sell').textContent).toBe('Flips to short 0.02'));
+  });
+
   it('shows the position with its liquidation price and closes it', async () => {
     const h = renderTrade({ loggedIn: true });
     const row = await screen.findByTestId('position-row');

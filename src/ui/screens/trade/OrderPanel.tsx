@@ -220,6 +220,8 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   };
   const cost = estimateCost(draft, market, rules);
   const preview = previewOrder(draft, market.position, rules);
+  // What each button does, whatever the side toggle shows (issue 26: the toggle's preview sat right above the other button).
+  const previewOf = (side: OrderSide) => (side === draft.side ? preview : previewOrder({ ...draft, side }, market.position, rules));
   const busy = state === 'submitting';
   const setPct = (pct: number) => edit({ qty: maxQtyFor(draft, market, rules, pct) });
 
@@ -463,6 +465,14 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
         <Button variant="down" block pending={busy && draft.side === 'sell'} disabled={busy} onClick={() => submit('sell')} aria-keyshortcuts="S">
           {t('sellShort')}
         </Button>
+        {(['buy', 'sell'] as const).map((side) => {
+          const p = previewOf(side);
+          return (
+            <p key={side} className={`rf-op-action-preview rf-of-preview--${p.kind}`} data-testid={`button-preview-${side}`} data-kind={p.kind}>
+              {previewText(p)}
+            </p>
+          );
+        })}
       </div>
       {hotkeys && (
         <button type="button" className="rf-link rf-of-help" onClick={() => setHelp(true)} aria-keyshortcuts="?">
