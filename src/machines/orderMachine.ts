@@ -420,8 +420,15 @@ export function buildRequest(symbol: string, d: OrderDraft, clientOrderId: strin
  * A patch as the form means it: post-only is a GTC limit option (choosing it sets GTC, choosing
  * IOC / FOK or a non-limit type clears it).
  */
-export function applyDraftPatch(draft: OrderDraft, patch: Partial<OrderDraft>): OrderDraft {
+export function applyDraftPatch(draft: OrderDraft, patch: Partial<OrderDraft>, rules?: Pick<OrderRules, 'minLever' | 'maxLever'> | null): OrderDraft {
   const next = { ...draft, ...patch };
+  // Leverage is clamped to the instrument's range as it is typed (issue 26: 0, -5 or 500 were
+  // kept and the margin previewed at 500x); a value that is not a number keeps the last one.
+  if (patch.leverage !== undefined) {
+    const typed = Math.round(patch.leverage);
+    const lev = Number.isFinite(typed) ? typed : draft.leverage;
+    next.leverage = rules ? Math.min(rules.maxLever, Math.max(rules.minLever, lev)) : lev;
+  }
   if (patch.postOnly === true) next.timeInForce = 'GTC';
   else if (patch.timeInForce !== undefined && patch.timeInForce !== 'GTC') next.postOnly = false;
   if (patch.type !== undefined && patch.type !== 'limit') next.postOnly = false;
@@ -482,7 +489,7 @@ export const orderMachine = setup({
   },
   actions: {
     applyPatch: assign({
-      draft: ({ context, event }) => (event.type === 'order.edit' ? applyDraftPatch(context.draft, event.patch) : context.draft),
+      draft: ({ context, event }) => (event.type === 'order.edit' ? applyDraftPatch(context.draft, event.patch, context.rules) : context.draft),
       error: null,
     }),
     setRules: assign(({ context, event }) =>

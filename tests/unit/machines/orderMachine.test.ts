@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import {
   EMPTY_DRAFT,
@@ -136,6 +137,24 @@ describe('validateOrder (SPEC §5)', () => {
     expect(applyDraftPatch({ ...DRAFT, timeInForce: 'IOC' }, { postOnly: true })).toMatchObject({ postOnly: true, timeInForce: 'GTC' });
     expect(applyDraftPatch({ ...DRAFT, postOnly: true }, { timeInForce: 'FOK' })).toMatchObject({ postOnly: false, timeInForce: 'FOK' });
     expect(applyDraftPatch({ ...DRAFT, postOnly: true }, { type: 'stopLimit' })).toMatchObject({ postOnly: false });
+  });
+  it('clamps the leverage to the instrument\'s range as it is typed (issue 26): never 0, negative or above the max', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: false })), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 20, max: 125 }), (typed, minLever, maxLever) => {
+        const next = applyDraftPatch(DRAFT, { leverage: typed }, { minLever, maxLever });
+        expect(Number.isInteger(next.leverage)).toBe(true);
+        expect(next.leverage >= minLever && next.leverage <= maxLever).toBe(true);
+        if (Number.isFinite(typed) && Math.round(typed) >= minLever && Math.round(typed) <= maxLever) expect(next.leverage).toBe(Math.round(typed));
+      }),
+    );
+    expect([0, -5, 500].map((lev) => applyDraftPatch(DRAFT, { leverage: lev }, RULES).leverage)).toEqual([1, 1, 125]);
+    // through the machine: a typed 500x previews the margin at the maximum, never at 500x
+    const actor = createActor(orderMachine, { input: { symbol: 'BTCUSDT', rules: RULES, newId: () => 'x' } }).start();
+    actor.send({ type: 'order.edit', patch: { leverage: 500 } });
+    expect(actor.getSnapshot().context.draft.leverage).toBe(125);
+    actor.send({ type: 'order.edit', patch: { leverage: 0 } });
+    expect(actor.getSnapshot().context.draft.leverage).toBe(1);
+    actor.stop();
   });
 });
 
