@@ -18,17 +18,24 @@
  * Where the time goes: 'server busy us/order' is the server's event-loop busy time per placement
  * (the load generator is another process), and 'engine alone' runs issue 28's command mix (60 %
  * limit, 30 % cancel, 10 % market, 1 000 users) straight into the engine's queue without HTTP, the
- * ceiling of one event loop running the engine. Figures are named as issue 28 names them
+ * ceiling of one event loop running the engine. The socket run places the same orders over the
+ * user socket (`order.place`, 400 accounts, 20 in flight). Figures are named as issue 28 names them
  * (`engine alone commands/s`, `sqlite orders/s`, `sqlite p99 ms`, `postgres orders/s`, `socket
  * orders/s`, `socket p99 ms`), with its targets: met or not met.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import type { FastifyPluginAsync } from 'fastify';
 import { buildApp } from '../server/app.ts';
+import { socketAuthenticator } from '../server/http/auth.ts';
+import { createUserEventBus } from '../server/ws/userBus.ts';
+import { userSocketPlugin } from '../server/ws/userSocket.ts';
 import { loadConfig } from '../server/config.ts';
 import { dbFile, openDb, openPostgres, type Db } from '../server/db/connection.ts';
 import type { DialectName } from '../server/db/migrations.ts';
@@ -52,13 +59,7 @@ const CONNECTIONS = Number(process.env.BENCH_ORDERS_CONNECTIONS ?? 20);
 /** Accounts the load is spread over (issue 28: 1 000 users), so it stays under the per-account order limits. */
 const USERS = Number(process.env.BENCH_ORDERS_USERS ?? 1000);
 /** Issue 28's targets on this 2-core machine. */
-const TARGET = { ordersPerSecond: 3000, p99Ms: 20, engineCommandsPerSecond: 100_000, postgresWithin: 0.2 };
-/** Figures the bench cannot measure yet (issue 28), named as the issue names them so runs compare. */
-const NOT_BUILT = {
-  'socket orders/s': 'not built yet: /api/ws/user has no order methods (issue 28 step 6)',
-  'socket p99 ms': 'not built yet: /api/ws/user has no order methods (issue 28 step 6)',
-};
-
+const TARGET = { ordersPerSecond: 3000, p99Ms: 20, socketOrdersPerSecond: 10_000, socketP99Ms: 10, engineCommandsPerSecond: 100_000, postgresWithin: 0.2 };
 /** The market order the HTTP load sends (the load generator sets a fresh clientOrderId each). */
 const MARKET_BUY = { symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 } as const;
 
@@ -120,6 +121,89 @@ async function engineMix(engine: TradingEngine, users: readonly number[], second
   };
 }
 
+/**
+ * The socket run: SOCKETS sockets, each authenticated as its own account, and as many requests in
+ * flight as the HTTP run has connections (CONNECTIONS lanes; a lane sends on the next of its
+ * sockets each time its answer came), so the two latencies compare. 400 accounts keep every one
+ * under the per-account order limit (300 per 10 s) up to 12 000 placements/s.
+ */
+const SOCKETS = Number(process.env.BENCH_ORDERS_SOCKETS ?? 400);
+
+/**
+ * Placements over the user socket (`order.place`, src/protocol/socketApi.ts), the sockets in a
+ * worker thread (off the server's event loop). Latency is request sent → response received.
+ */
+const SOCKET_LOAD_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const WebSocket = require(workerData.ws);
+const { url, tokens, seconds, body, lanes } = workerData;
+const latencies = [];
+const waiting = new Map();
+let errors = 0;
+let n = 0;
+const open = (token) => new Promise((resolve, reject) => {
+  const ws = new WebSocket(url);
+  ws.once('error', reject);
+  ws.once('open', () => ws.send(JSON.stringify({ action: 'auth', token })));
+  ws.on('message', (d) => {
+    const f = JSON.parse(d.toString());
+    if (f.type === 'authed') resolve(ws);
+    else if (f.type === 'response') {
+      const done = waiting.get(f.id);
+      waiting.delete(f.id);
+      if (done) done(f);
+    }
+  });
+});
+const request = (ws, id, params) => new Promise((resolve) => {
+  waiting.set(id, resolve);
+  ws.send(JSON.stringify({ id, method: 'order.place', params }));
+});
+(async () => {
+  const sockets = [];
+  for (let i = 0; i < tokens.length; i += 50) sockets.push(...(await Promise.all(tokens.slice(i, i + 50).map(open))));
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: lanes }, async (_, lane) => {
+    for (let j = lane % sockets.length; Date.now() < end; j = (j + lanes) % sockets.length) {
+      n += 1;
+      const id = 's' + n;
+      const sentAt = performance.now();
+      const f = await request(sockets[j], id, { ...body, clientOrderId: 'ws' + process.pid + id });
+      latencies.push(performance.now() - sentAt);
+      if (f.code !== 200) errors += 1;
+    }
+  }));
+  for (const ws of sockets) ws.close();
+  latencies.sort((a, b) => a - b);
+  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
+  parentPort.postMessage({ ok: true, r: { answered: latencies.length, refused: errors, p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1] ?? NaN } });
+})().catch((e) => parentPort.postMessage({ ok: false, message: String(e) }));
+`;
+
+async function socketLoad(port: number, tokens: readonly string[], seconds: number): Promise<Record<string, number>> {
+  const worker = new Worker(SOCKET_LOAD_CODE, {
+    eval: true,
+    workerData: { url: `ws://127.0.0.1:${port}/api/ws/user`, tokens: [...tokens], seconds, lanes: CONNECTIONS, body: MARKET_BUY, ws: createRequire(import.meta.url).resolve('ws') },
+  });
+  try {
+    const r = await new Promise<{ answered: number; refused: number; p50: number; p99: number; max: number }>((resolve, reject) => {
+      worker.on('message', (m: { ok: boolean; r?: { answered: number; refused: number; p50: number; p99: number; max: number }; message?: string }) => (m.ok && m.r ? resolve(m.r) : reject(new Error(m.message))));
+      worker.on('error', reject);
+    });
+    return {
+      'socket orders/s': Number(((r.answered - r.refused) / seconds).toFixed(1)),
+      'socket p50 ms': Number(r.p50.toFixed(2)),
+      'socket p99 ms': Number(r.p99.toFixed(2)),
+      'socket max ms': Number(r.max.toFixed(2)),
+      'socket refused': r.refused,
+      sockets: tokens.length,
+      'socket requests in flight': CONNECTIONS,
+    };
+  } finally {
+    await worker.terminate();
+  }
+}
+
 /** `n` funded accounts with a session each (the HTTP load rotates through their tokens). */
 async function benchUsers(db: Db, n: number, now: number, name: string): Promise<{ ids: number[]; tokens: string[] }> {
   const ids: number[] = [];
@@ -149,9 +233,14 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
   const clock = { now: () => Date.now() };
   const source = new ControlledMarketSource(INSTRUMENTS.map((i) => i.info), clock.now());
   source.setPrice('BTCUSDT', 60_000);
-  const trading = createTrading({ db, clock, source, periodicMs: 0 });
+  // The user socket as the platform registers it (server/platform.ts): order frames are pushed, socket orders answered.
+  const bus = createUserEventBus();
+  const trading = createTrading({ db, clock, source, bus, periodicMs: 0 });
+  const userSocket: FastifyPluginAsync = async (app) => {
+    await app.register(userSocketPlugin, { bus, clock, revocations: app.deps.revocations, authenticate: socketAuthenticator(db, clock) });
+  };
   // Production rate limits (RATE_LIMIT_SCALE 1): the load is spread over USERS accounts.
-  const app = buildApp({ db, clock, config, plugins: [trading.plugin] });
+  const app = buildApp({ db, clock, config, plugins: [userSocket, trading.plugin] });
   const httpUsers = await benchUsers(db, USERS, clock.now(), 'http');
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -162,6 +251,8 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
     const elu = performance.eventLoopUtilization(elu0);
     const placed = await db.selectFrom('trade_orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const ordersPerSecond = Number(placed.n) / SECONDS;
+    // The same placements over the user socket, from accounts the HTTP run used least.
+    const socket = await socketLoad(port, httpUsers.tokens.slice(-SOCKETS), SECONDS);
     // Other accounts, so the HTTP run's grown positions do not change what the engine does.
     const engineUsers = await benchUsers(db, USERS, clock.now(), 'engine');
     const alone = await engineMix(trading.engine, engineUsers.ids, Math.max(1, SECONDS / 2));
@@ -181,11 +272,13 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
       errors: result.errors,
       'server busy %': Number((elu.utilization * 100).toFixed(1)),
       'server busy us/order': Number(((elu.active * 1000) / Math.max(1, Number(placed.n))).toFixed(0)),
+      ...socket,
       ...alone,
       // The targets are set for SQLite (the embedded default).
       ...(dialect === 'sqlite'
         ? {
             [`target >= ${TARGET.ordersPerSecond} orders/s, p99 < ${TARGET.p99Ms} ms`]: met ? 'met' : 'not met',
+            [`target socket >= ${TARGET.socketOrdersPerSecond} orders/s, p99 < ${TARGET.socketP99Ms} ms`]: (socket['socket orders/s'] ?? 0) >= TARGET.socketOrdersPerSecond && (socket['socket p99 ms'] ?? Infinity) < TARGET.socketP99Ms ? 'met' : 'not met',
             [`target engine alone >= ${TARGET.engineCommandsPerSecond} commands/s`]: Number(alone['engine alone commands/s']) >= TARGET.engineCommandsPerSecond ? 'met' : 'not met',
           }
         : {}),
@@ -249,9 +342,10 @@ export async function run(): Promise<Record<string, number | string>> {
     'load average (1 min) at end': Number(loadavg()[0]?.toFixed(2)),
     // Issue 28's name for the engine alone is the embedded default's (SQLite) figure.
     ...(sqlite['sqlite engine alone commands/s'] !== undefined ? { 'engine alone commands/s': sqlite['sqlite engine alone commands/s'] } : {}),
+    // The socket figures under issue 28's names are the embedded default's (SQLite), as the engine's.
+    ...(sqlite['sqlite socket orders/s'] !== undefined ? { 'socket orders/s': sqlite['sqlite socket orders/s'], 'socket p99 ms': sqlite['sqlite socket p99 ms'] as number } : {}),
     ...sqlite,
     ...postgres,
     ...(typeof s === 'number' && typeof p === 'number' ? { [`target postgres within ${TARGET.postgresWithin * 100} % of sqlite`]: p >= s * (1 - TARGET.postgresWithin) ? 'met' : `not met (${((100 * p) / s).toFixed(0)} % of sqlite)` } : {}),
-    ...NOT_BUILT,
   };
 }
