@@ -106,6 +106,8 @@ export interface OrderError {
   key:
     | 'limitPriceRequired'
     | 'priceStep'
+    | 'priceNotNumber'
+    | 'pricePositive'
     | 'triggerPriceRequired'
     | 'qtyRequired'
     | 'minOrderQuantity'
@@ -248,6 +250,7 @@ export function isOnStep(qty: DecimalLike, step: DecimalLike): boolean {
 /** The typed value on the grid of `dp` decimals and `step`: its canonical string, or why not. */
 function onGrid(text: string, dp: number, step: number | undefined): { ok: string } | { bad: 'empty' | 'nan' | 'zero' | 'step' } {
   if (text.trim() === '') return { bad: 'empty' };
+  if (/^\s*[-−]/.test(text)) return { bad: 'zero' };
   const d = canonicalDecimal(text);
   if (d === null) return { bad: 'nan' };
   const sc = parseScaled(d) as bigint;
@@ -347,13 +350,16 @@ export function validateOrder(draft: OrderDraft, market: OrderMarket, rules: Ord
   const pp = pricePrecisionOf(rules);
   const qp = qtyPrecisionOf(rules);
   const tick = rules.tickSize !== undefined ? String(decimalOf(rules.tickSize) ?? '') : '';
+  // A typed price says what is wrong with it (issue 26): missing, not a plain number ('1e5'), not above 0 ('-100'), off the tick.
+  const priceError = (bad: 'empty' | 'nan' | 'zero' | 'step', required: 'limitPriceRequired' | 'triggerPriceRequired'): OrderError =>
+    bad === 'step' ? { key: 'priceStep', value: tick } : bad === 'nan' ? { key: 'priceNotNumber' } : bad === 'zero' ? { key: 'pricePositive' } : { key: required };
   if (hasLimitPrice(draft.type)) {
     const g = onGrid(draft.price, pp, rules.tickSize);
-    if ('bad' in g) return g.bad === 'step' ? { key: 'priceStep', value: tick } : { key: 'limitPriceRequired' };
+    if ('bad' in g) return priceError(g.bad, 'limitPriceRequired');
   }
   if (isStop(draft.type)) {
     const g = onGrid(draft.triggerPrice, pp, rules.tickSize);
-    if ('bad' in g) return g.bad === 'step' ? { key: 'priceStep', value: tick } : { key: 'triggerPriceRequired' };
+    if ('bad' in g) return priceError(g.bad, 'triggerPriceRequired');
   }
   const qtyText = canonicalDecimal(draft.qty);
   const q = qtyText === null ? null : (parseScaled(qtyText) as bigint);

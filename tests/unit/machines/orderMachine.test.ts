@@ -52,9 +52,18 @@ function start(outcomes: Array<OrderAck | PlaceFailure | 'hang'> = []) {
 }
 
 describe('validateOrder (SPEC §5)', () => {
+  it('says what is wrong with a typed price (issue 26): missing, not a plain number, not above 0, off the tick', () => {
+    const v = (price: string, type: 'limit' | 'stopMarket' = 'limit') =>
+      validateOrder(type === 'limit' ? { ...DRAFT, price } : { ...DRAFT, type, triggerPrice: price }, MARKET, RULES)?.key;
+    expect(['', '-100', '−100', '0', '1e5', 'abc', '50000.05', '50000.5'].map((p) => v(p))).toEqual([
+      'limitPriceRequired', 'pricePositive', 'pricePositive', 'pricePositive', 'priceNotNumber', 'priceNotNumber', 'priceStep', undefined,
+    ]);
+    expect(['', '-100', '1e5'].map((p) => v(p, 'stopMarket'))).toEqual(['triggerPriceRequired', 'pricePositive', 'priceNotNumber']);
+  });
   it('asks for the limit price first', () => {
     expect(validateOrder({ ...DRAFT, price: '' }, MARKET, RULES)).toEqual({ key: 'limitPriceRequired' });
-    expect(validateOrder({ ...DRAFT, price: 'abc' }, MARKET, RULES)).toEqual({ key: 'limitPriceRequired' });
+    // text that is not a price now says so (issue 26) instead of asking for a price again
+    expect(validateOrder({ ...DRAFT, price: 'abc' }, MARKET, RULES)).toEqual({ key: 'priceNotNumber' });
   });
   it('does not need a price for a market order', () => {
     expect(validateOrder({ ...DRAFT, type: 'market', price: '' }, MARKET, RULES)).toBeNull();

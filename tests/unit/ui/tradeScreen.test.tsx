@@ -123,6 +123,18 @@ describe('trade screen', () => {
     expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(1);
   });
 
+  it('a limit price of -100 or 1e5 says what is wrong with it (issue 26)', async () => {
+    const h = renderTrade({ loggedIn: true });
+    await fill('Quantity', '0.01');
+    await fill('Price', '-100');
+    await click('Buy / Long');
+    expect((await screen.findByRole('alert')).textContent).toBe('The price must be greater than 0');
+    await fill('Price', '1e5');
+    await click('Buy / Long');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Enter the price as a plain number, such as 65000.5'));
+    expect(posts(h)).toHaveLength(0);
+  });
+
   it('a limit order without a price shows the SPEC message and posts nothing', async () => {
     const h = renderTrade({ loggedIn: true });
     await fill('Quantity', '0.01');

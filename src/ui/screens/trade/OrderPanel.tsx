@@ -93,6 +93,8 @@ export function useOrderErrorText(): (e: OrderError) => string {
       case 'reduceOnlyWouldIncrease':
         return t(`orderForm:err_${e.key}`);
       case 'qtyRequired':
+      case 'priceNotNumber':
+      case 'pricePositive':
       case 'tpInvalid':
       case 'slInvalid':
       case 'noPrice':
