@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import { fromUnits, percentQty, qtyUnitsOf, toUnits, type ClosePercent } from '../protocol/positionMath.ts';
+import { fromUnits, percentQty, qtyUnitsOf, scaledOf, toUnits, type ClosePercent } from '../protocol/positionMath.ts';
 import type { Order, Position } from '../protocol/trading.ts';
 
 /**
@@ -111,7 +111,14 @@ export function checkClose(c: Pick<CloseContext, 'position' | 'rules' | 'mode' |
   const { position: p, rules: r } = c;
   if (!p || !r) return 'noPosition';
   const units = qtyUnitsOf(c.qty, r.qtyPrecision);
-  if (units === null || units <= 0n) return 'qtyRequired';
+  if (units === null) {
+    // A positive quantity finer than the instrument's precision (0.0001 BTC): below the minimum or off the step (issue 26).
+    const exact = scaledOf(c.qty.trim());
+    if (!/^\d+(\.\d+)?$/.test(c.qty.trim()) || exact === null || exact <= 0n) return 'qtyRequired';
+    const min = scaledOf(r.minOrderQuantity);
+    return min !== null && exact < min ? 'qtyMin' : 'qtyStep';
+  }
+  if (units <= 0n) return 'qtyRequired';
   const whole = posUnits(p, r);
   if (units > whole) return 'qtyTooLarge';
   if (units !== whole) {

@@ -193,3 +193,24 @@ describe('closeMachine properties', () => {
     expect(a.getSnapshot().context.problem).toBe('qtyMin');
   });
 });
+
+describe('a quantity finer than the precision (issue 26)', () => {
+  const pos = { id: 'p', symbol: 'BTCUSDT', contract: 'perp', side: 'long', qty: 0.05, entryPrice: 60_000, markPrice: 60_000, liquidationPrice: 0, margin: '300', marginRatio: 0.1, unrealizedPnl: '0', returnPct: 0, tp: null, sl: null, leverage: 10, openedAt: 0, updatedAt: 0 } as Position;
+  const check = (qty: string, rules: CloseRules = RULES) => checkClose({ position: pos, rules, mode: 'market', qty, price: '' });
+  it('names the minimum or the step, not a missing quantity; text is still asked for', () => {
+    expect(check('0.0001')).toBe('qtyMin');
+    expect(check('0.0015')).toBe('qtyStep');
+    expect(check('0.0125', RULES_STEP5)).toBe('qtyStep');
+    expect(check('0.00999', RULES_STEP5)).toBe('qtyMin');
+    expect(['', 'abc', '0', '-1'].map((q) => check(q))).toEqual(['qtyRequired', 'qtyRequired', 'qtyRequired', 'qtyRequired']);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 999_999 }), (n) => {
+        const qty = `0.${String(n).padStart(6, '0')}`;
+        const p = check(qty);
+        // finer than 3 decimals: min or step; on the grid: a normal verdict, never 'qtyRequired' for a positive quantity
+        expect(p).not.toBe('qtyRequired');
+        if (n % 1000 !== 0) expect(['qtyMin', 'qtyStep']).toContain(p);
+      }),
+    );
+  });
+});

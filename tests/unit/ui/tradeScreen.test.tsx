@@ -288,6 +288,27 @@ describe('trade screen', () => {
     await waitFor(() => expect(p.getByTestId('button-preview-sell').textContent).toBe('Flips to short 0.02'));
   });
 
+  it('the close dialog names the minimum for 0.0001 and gives no estimate for more than the position (issue 26)', async () => {
+    renderTrade({ loggedIn: true });
+    const row = await screen.findByTestId('position-row');
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: 'Close', exact: true } as never));
+    });
+    const dialog = await screen.findByRole('dialog');
+    const amount = within(dialog).getByLabelText('Amount (BTC)');
+    fireEvent.change(amount, { target: { value: '0.5' } });
+    await waitFor(() => expect(within(dialog).getByTestId('close-pnl').textContent).toBe('-- USDT'));
+    fireEvent.change(amount, { target: { value: '0.0001' } });
+    await waitFor(() => expect(within(dialog).getByTestId('close-qty').textContent).toBe('0.0001 BTC'));
+    expect(within(dialog).getByTestId('close-pnl').textContent).toBe('-- USDT');
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('close-confirm'));
+    });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Min order quantity: 0.001');
+    fireEvent.change(amount, { target: { value: '0.005' } });
+    await waitFor(() => expect(within(dialog).getByTestId('close-pnl').textContent).toBe('+0.50 USDT'));
+  });
+
   it('shows the position with its liquidation price and closes it', async () => {
     const h = renderTrade({ loggedIn: true });
     const row = await screen.findByTestId('position-row');

@@ -3,7 +3,8 @@ import { errorMessage } from '../../../api/client.ts';
 import { useTranslation } from 'react-i18next';
 import { addThousandsSeparators, formatNumber } from '../../../format/number.ts';
 import { formatScaled, parseScaled, sumDecimals } from '../../../protocol/decimal.ts';
-import { CLOSE_PERCENTS, closePnl, roundScaled, type ClosePercent } from '../../../protocol/positionMath.ts';
+import { CLOSE_PERCENTS, closePnl, qtyUnitsOf, roundScaled, type ClosePercent } from '../../../protocol/positionMath.ts';
+import { checkClose, type CloseProblem } from '../../../machines/closeMachine.ts';
 import type { CloseContext, CloseMode } from '../../../machines/closeMachine.ts';
 import type { TpslContext } from '../../../machines/tpslMachine.ts';
 import type { Order, Position } from '../../../protocol/trading.ts';
@@ -21,6 +22,8 @@ import './positions.css';
  * open-order edit. Close and TP/SL are views of the core's machines (src/machines/closeMachine.ts,
  * tpslMachine.ts): they render the context and send intents. Every figure is exact (decimal.ts).
  */
+
+const QTY_PROBLEMS: readonly CloseProblem[] = ['qtyRequired', 'qtyTooLarge', 'qtyMin', 'qtyStep'];
 
 /** A scaled amount as money: 2 decimals, grouping, a sign on gains. */
 export function moneyText(v: bigint | null): string {
@@ -80,7 +83,11 @@ export function CloseDialog({ ctx, pending, base, onMode, onQty, onPct, onPrice,
   if (!p || !r) return null;
   const limit = ctx.mode === 'limit';
   const estPrice = limit ? ctx.price.trim() : String(p.markPrice);
-  const pnl = estPrice === '' ? null : closePnl(p, ctx.qty.trim() || '0', estPrice);
+  // No estimate for a quantity the close would refuse (more than the position, below the minimum, off the step).
+  const qtyProblem = QTY_PROBLEMS.includes(checkClose({ ...ctx, mode: 'market' }) ?? 'noPosition');
+  const pnl = estPrice === '' || qtyProblem ? null : closePnl(p, ctx.qty.trim() || '0', estPrice);
+  // A quantity finer than the precision is shown as typed, not cut to 0.000.
+  const qtyShown = ctx.qty.trim() !== '' && qtyUnitsOf(ctx.qty, r.qtyPrecision) === null && /^\d+(\.\d+)?$/.test(ctx.qty.trim()) ? ctx.qty.trim() : exactText(ctx.qty, r.qtyPrecision);
   const problem = ctx.problem
     ? t(`p_${ctx.problem}`, { min: r.minOrderQuantity, step: r.qtyStep, tick: r.tickSize })
     : null;
@@ -127,7 +134,7 @@ export function CloseDialog({ ctx, pending, base, onMode, onQty, onPct, onPrice,
         </div>
         <Figures
           items={[
-            { label: t('quantity'), value: `${exactText(ctx.qty, r.qtyPrecision)} ${base}`, testId: 'close-qty' },
+            { label: t('quantity'), value: `${qtyShown} ${base}`, testId: 'close-qty' },
             {
               label: t('estPrice'),
               value: estPrice === '' ? '--' : t(limit ? 'estPriceLimit' : 'estPriceMark', { price: exactText(estPrice, r.pricePrecision) }),
