@@ -7,8 +7,9 @@
  * quote + convert round, and checks afterwards that every convert was filled exactly once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
@@ -30,6 +31,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
+/** CONNECTIONS client loops (quote, then convert with its id), in a worker thread. */
+const CLIENT_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { base, headers, seconds, connections } = workerData;
+const post = async (path, body) => (await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+const convertMs = [];
+const roundMs = [];
+let errors = 0;
+const deadline = performance.now() + seconds * 1000;
+Promise.all(Array.from({ length: connections }, async (_, worker) => {
+  let i = worker;
+  while (performance.now() < deadline) {
+    i += 1;
+    const body = i % 2 === 0 ? { from: 'USDT', to: 'BTC', amount: '60' } : { from: 'BTC', to: 'USDT', amount: '0.001' };
+    const t0 = performance.now();
+    const q = await post('/convert/quote', body);
+    if (q.code !== 200 || !q.data.quoteId) { errors += 1; continue; }
+    const t1 = performance.now();
+    const c = await post('/convert', { quoteId: q.data.quoteId });
+    const t2 = performance.now();
+    if (c.code !== 200) errors += 1;
+    else { convertMs.push(t2 - t1); roundMs.push(t2 - t0); }
+  }
+})).then(() => parentPort.postMessage({ ok: true, r: { convertMs, roundMs, errors } }), (e) => parentPort.postMessage({ ok: false, message: String(e) }));
+`;
+
 export async function run(): Promise<Record<string, number | string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-bench-converts-'));
   const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: false };
@@ -48,38 +75,14 @@ export async function run(): Promise<Record<string, number | string>> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`;
   const headers = { 'content-type': 'application/json', authorization: token, client: 'web' };
-  const post = async (path: string, body: object): Promise<{ code: number; data: { quoteId?: string } }> => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    return (await res.json()) as { code: number; data: { quoteId?: string } };
-  };
-  const convertMs: number[] = [];
-  const roundMs: number[] = [];
-  let errors = 0;
-  const deadline = performance.now() + SECONDS * 1000;
+  // The clients run in a worker thread, off the server's event loop (a quote then a convert per
+  // round: wrk cannot pair the two, so fetch it is).
+  const worker = new Worker(CLIENT_CODE, { eval: true, workerData: { base, headers, seconds: SECONDS, connections: CONNECTIONS } });
   try {
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async (_, worker) => {
-        let i = worker;
-        while (performance.now() < deadline) {
-          i += 1;
-          const body = i % 2 === 0 ? { from: 'USDT', to: 'BTC', amount: '60' } : { from: 'BTC', to: 'USDT', amount: '0.001' };
-          const t0 = performance.now();
-          const q = await post('/convert/quote', body);
-          if (q.code !== 200 || !q.data.quoteId) {
-            errors += 1;
-            continue;
-          }
-          const t1 = performance.now();
-          const c = await post('/convert', { quoteId: q.data.quoteId });
-          const t2 = performance.now();
-          if (c.code !== 200) errors += 1;
-          else {
-            convertMs.push(t2 - t1);
-            roundMs.push(t2 - t0);
-          }
-        }
-      }),
-    );
+    const { convertMs, roundMs, errors } = await new Promise<{ convertMs: number[]; roundMs: number[]; errors: number }>((resolve, reject) => {
+      worker.on('message', (m: { ok: boolean; r?: { convertMs: number[]; roundMs: number[]; errors: number }; message?: string }) => (m.ok && m.r ? resolve(m.r) : reject(new Error(m.message))));
+      worker.on('error', reject);
+    });
     const filled = await db.selectFrom('convert_quotes').select((eb) => eb.fn.countAll<number>().as('n')).where('filled_at', 'is not', null).executeTakeFirstOrThrow();
     convertMs.sort((a, b) => a - b);
     roundMs.sort((a, b) => a - b);
@@ -91,8 +94,11 @@ export async function run(): Promise<Record<string, number | string>> {
       filledMatches: Number(filled.n) === convertMs.length ? 'yes' : `no (${filled.n} filled, ${convertMs.length} ok)`,
       errors,
       connections: CONNECTIONS,
+      'load generator': 'fetch in a worker thread',
+      'load average (1 min) at end': Number(loadavg()[0]?.toFixed(2)),
     };
   } finally {
+    await worker.terminate();
     await app.close();
     await db.destroy();
     rmSync(dataDir, { recursive: true, force: true });
