@@ -43,6 +43,7 @@ const en = {
 
   securityTitle: 'Security verification',
   securityEmailHint: 'Enter the code we sent to {{email}}',
+  securityEmailSendHint: 'Press “Send code” to get a verification code at {{email}}',
   securityGoogleHint: 'Enter the 6-digit code from Google Authenticator',
   googleCode: 'Google authenticator code',
   confirm: 'Confirm',
@@ -104,6 +105,7 @@ const zh = {
 
   securityTitle: '安全验证',
   securityEmailHint: '请输入发送至 {{email}} 的验证码',
+  securityEmailSendHint: '点击“发送验证码”，验证码将发送至 {{email}}',
   securityGoogleHint: '请输入谷歌验证器中的6位验证码',
   googleCode: '谷歌验证码',
   confirm: '确认',
@@ -162,6 +164,7 @@ const hk = {
 
   securityTitle: '安全驗證',
   securityEmailHint: '請輸入發送至 {{email}} 的驗證碼',
+  securityEmailSendHint: '點擊「發送驗證碼」，驗證碼將發送至 {{email}}',
   securityGoogleHint: '請輸入谷歌驗證器中的6位驗證碼',
   googleCode: '谷歌驗證碼',
   confirm: '確認',
@@ -220,6 +223,7 @@ const jp = {
 
   securityTitle: 'セキュリティ認証',
   securityEmailHint: '{{email}} に送信されたコードを入力してください',
+  securityEmailSendHint: '「コードを送信」を押すと {{email}} に認証コードが届きます',
   securityGoogleHint: 'Google認証アプリの6桁のコードを入力してください',
   googleCode: 'Google認証コード',
   confirm: '確認',
@@ -278,6 +282,7 @@ const ko = {
 
   securityTitle: '보안 인증',
   securityEmailHint: '{{email}}(으)로 전송된 코드를 입력하세요',
+  securityEmailSendHint: '‘코드 전송’을 누르면 {{email}}(으)로 인증 코드가 전송됩니다',
   securityGoogleHint: 'Google OTP 앱의 6자리 코드를 입력하세요',
   googleCode: 'Google OTP 코드',
   confirm: '확인',

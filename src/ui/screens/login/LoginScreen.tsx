@@ -70,6 +70,7 @@ export function LoginScreen() {
           authType={session.authType}
           email={session.email}
           sending={status === 'securityStep' && session.pending}
+          codeSent={session.codeSent}
           submitting={status === 'loggingIn'}
           serverError={session.error}
           onSendCode={() => send({ type: 'user.sendCode' })}

@@ -15,6 +15,8 @@ export interface SecurityStepProps {
   email: string;
   /** The core is sending the mail code (`securityStep.sendingCode`). */
   sending: boolean;
+  /** A code was mailed in this step (the hint says so only then; issue 26). */
+  codeSent: boolean;
   /** The core is verifying the code (`loggingIn`). */
   submitting: boolean;
   /** Last server message of a failed call. */
@@ -30,7 +32,7 @@ export interface SecurityStepProps {
  * finishes without an error, so a failed send can be retried at once.
  */
 export function SecurityStep(props: SecurityStepProps) {
-  const { authType, email, sending, submitting, serverError, onSendCode, onSubmit, onCancel } = props;
+  const { authType, email, sending, codeSent, submitting, serverError, onSendCode, onSubmit, onCancel } = props;
   const { t } = useTranslation('auth');
   const [code, setCode] = useState('');
   const [error, setError] = useState<AuthErrorKey | null>(null);
@@ -52,7 +54,9 @@ export function SecurityStep(props: SecurityStepProps) {
   return (
     <form className="auth-form" onSubmit={(e) => e.preventDefault()} noValidate aria-label={t('securityTitle')}>
       <h1 className="auth-title">{t('securityTitle')}</h1>
-      <p className="auth-subtitle">{isEmail ? t('securityEmailHint', { email }) : t('securityGoogleHint')}</p>
+      <p className="auth-subtitle" data-testid="security-hint">
+        {isEmail ? t(codeSent ? 'securityEmailHint' : 'securityEmailSendHint', { email }) : t('securityGoogleHint')}
+      </p>
       <FormField
         label={isEmail ? t('code') : t('googleCode')}
         value={code}
