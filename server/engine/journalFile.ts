@@ -54,7 +54,7 @@ function validRecordAfter(fd: number, from: number, size: number, chunk: number)
     const window = readAt(fd, start, Math.min(chunk + FRAME_HEADER_BYTES, size - start));
     const last = Math.min(chunk - 1, window.length - FRAME_HEADER_BYTES);
     for (let i = 0; i <= last; i++) {
-      const len = window.readUInt32LE(i);
+      const len = window.readUInt32LE(i + 4);
       if (len < 16 || len > MAX_BODY_BYTES || start + i + FRAME_HEADER_BYTES + len > size) continue;
       const bytes = i + FRAME_HEADER_BYTES + len <= window.length ? window : readAt(fd, start + i, FRAME_HEADER_BYTES + len);
       if (decodeRecord(bytes, bytes === window ? i : 0).ok) return start + i;
@@ -104,7 +104,7 @@ export function scanJournalFile(path: string, opts: ScanOptions = {}): ScanResul
       const offset = base + at;
       if (d.reason === 'short' && base + buf.length < size) {
         // The record continues past this chunk: read on from its start.
-        const len = buf.length - at >= 4 ? buf.readUInt32LE(at) : 0;
+        const len = buf.length - at >= FRAME_HEADER_BYTES ? buf.readUInt32LE(at + 4) : 0;
         base = offset;
         buf = readAt(fd, base, Math.min(Math.max(chunk, FRAME_HEADER_BYTES + len), size - base));
         at = 0;

@@ -6,14 +6,14 @@ import { crc32 } from 'node:zlib';
  *
  * ```
  * file    = MAGIC (8 bytes, "RFJRNL01") record*
- * record  = len:u32le crc:u32le body[len]
+ * record  = crc:u32le len:u32le body[len]
  * body    = seq:u64le t:i64le json (UTF-8)
- * crc     = CRC-32 (zlib) of the 4 length bytes followed by the body
+ * crc     = CRC-32 (zlib) of the bytes from len to the end of the body
  * ```
  *
  * `seq` numbers the engine's commands (each record's is the previous one's + 1), `t` is the engine
  * clock's time of the command (Unix ms), `json` its body (the command and the outcome it produced).
- * The checksum covers the length too, so a damaged length is caught as surely as a damaged body.
+ * The checksum covers the length too (it is written first, so one pass covers length and body), so a damaged length is caught as surely as a damaged body.
  * A body is at least 16 bytes, so a zero-filled region (what a crash can leave after an extended
  * file size) never reads as a record.
  */
@@ -39,18 +39,23 @@ export function encodeRecord(rec: JournalRecord): Buffer {
   const len = BODY_FIXED_BYTES + jsonBytes;
   if (len > MAX_BODY_BYTES) throw new RangeError(`journal record too large: ${len} bytes`);
   const buf = Buffer.allocUnsafe(FRAME_HEADER_BYTES + len);
-  buf.writeUInt32LE(len, 0);
-  buf.writeBigUInt64LE(BigInt(rec.seq), 8);
-  buf.writeBigInt64LE(BigInt(rec.t), 16);
+  buf.writeUInt32LE(len, 4);
+  writeInt64(buf, 8, rec.seq);
+  writeInt64(buf, 16, rec.t);
   buf.write(json, 24, 'utf8');
-  buf.writeUInt32LE(checksum(buf, 0), 4);
+  buf.writeUInt32LE(crc32(buf.subarray(4)), 0);
   return buf;
 }
 
-/** CRC of the record framed at `at` in `buf` (its length read from `buf`). */
-function checksum(buf: Buffer, at: number): number {
-  const len = buf.readUInt32LE(at);
-  return crc32(buf.subarray(at + FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES + len), crc32(buf.subarray(at, at + 4)));
+/** A safe integer as 64-bit little-endian two's complement (two 32-bit halves: no BigInt on the hot path). */
+function writeInt64(buf: Buffer, at: number, v: number): void {
+  const hi = Math.floor(v / 2 ** 32);
+  buf.writeUInt32LE(v - hi * 2 ** 32, at);
+  buf.writeInt32LE(hi, at + 4);
+}
+
+function readInt64(buf: Buffer, at: number): number {
+  return buf.readInt32LE(at + 4) * 2 ** 32 + buf.readUInt32LE(at);
 }
 
 export type Decoded =
@@ -64,18 +69,18 @@ export type DecodeFailure = 'short' | 'length' | 'checksum' | 'content';
 /** Decodes the record framed at `at` (does not check its sequence number against any other). */
 export function decodeRecord(buf: Buffer, at: number): Decoded {
   if (buf.length - at < FRAME_HEADER_BYTES) return { ok: false, reason: 'short' };
-  const len = buf.readUInt32LE(at);
+  const len = buf.readUInt32LE(at + 4);
   if (len < BODY_FIXED_BYTES || len > MAX_BODY_BYTES) return { ok: false, reason: 'length' };
   if (buf.length - at < FRAME_HEADER_BYTES + len) return { ok: false, reason: 'short' };
-  if (checksum(buf, at) !== buf.readUInt32LE(at + 4)) return { ok: false, reason: 'checksum' };
-  const seq = buf.readBigUInt64LE(at + 8);
-  const t = buf.readBigInt64LE(at + 16);
-  if (seq < 1n || seq > BigInt(Number.MAX_SAFE_INTEGER) || t < BigInt(Number.MIN_SAFE_INTEGER) || t > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, reason: 'content' };
+  if (crc32(buf.subarray(at + 4, at + FRAME_HEADER_BYTES + len)) !== buf.readUInt32LE(at)) return { ok: false, reason: 'checksum' };
+  const seq = readInt64(buf, at + 8);
+  const t = readInt64(buf, at + 16);
+  if (seq < 1 || !Number.isSafeInteger(seq) || !Number.isSafeInteger(t)) return { ok: false, reason: 'content' };
   let body: unknown;
   try {
     body = JSON.parse(buf.toString('utf8', at + 24, at + FRAME_HEADER_BYTES + len));
   } catch {
     return { ok: false, reason: 'content' };
   }
-  return { ok: true, record: { seq: Number(seq), t: Number(t), body }, bytes: FRAME_HEADER_BYTES + len };
+  return { ok: true, record: { seq, t, body }, bytes: FRAME_HEADER_BYTES + len };
 }
