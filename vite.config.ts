@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { i18nSplit } from './scripts/i18nSplit.ts';
 import { precompress } from './scripts/precompress.ts';
 
 const serverPort = Number(process.env.PORT ?? 8080);
@@ -23,8 +24,9 @@ const POSTGRES_TESTS = [
 ];
 
 export default defineConfig({
-  // precompress: .br and .gz beside each built file, served as they are (issue 30, server/http/staticSite.ts)
-  plugins: [react(), precompress()],
+  // Issue 30: i18nSplit gives one chunk per language; precompress writes .br and .gz beside each
+  // built file, served as they are (server/http/staticSite.ts).
+  plugins: [react(), i18nSplit(), precompress()],
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   server: {
     host: '127.0.0.1',

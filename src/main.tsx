@@ -1,14 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
-import { loadBrowserReplay } from './core/replay/browserReplay.ts';
 import { createRecordedCore } from './core/replay/record.ts';
-import { APP_VERSION } from './core/supportBundle.ts';
+import { APP_VERSION } from './core/appVersion.ts';
 import { createBrowserPorts, onPageLifecycle } from './ports/index.ts';
 import { App } from './ui/app/App.tsx';
 import { buildRoutes } from './ui/app/routes.tsx';
 import type { ShellEnv } from './ui/hooks/useShellEnv.ts';
-import { applyHtmlLang, createI18n, storedLang } from './ui/i18n/index.ts';
+import { loadI18n } from './ui/i18n/loadLanguage.ts';
+import { applyHtmlLang, storedLang } from './ui/i18n/runtime.ts';
 import { createUiPrefs } from './ui/theme/uiPrefs.ts';
 import './ui/theme/theme.css';
 import './ui/styles/base.css';
@@ -23,11 +23,13 @@ import './ui/styles/shell.css';
 const ports = createBrowserPorts();
 const lang = storedLang(ports.storage);
 applyHtmlLang(document, lang);
-const i18n = createI18n(lang);
+// Only this language's texts are downloaded (the others come with a language change, which reloads).
+const i18nReady = loadI18n(lang);
 const prefs = createUiPrefs(ports.storage, document, window.innerWidth);
-// Recording is on by default (bounded ring, docs/REPLAY.md); `?replay=<url>` replays a log instead.
+// Recording is on by default (bounded ring, docs/REPLAY.md); `?replay=<url>` replays a log instead
+// (the replay code is loaded only then).
 const replayUrl = new URLSearchParams(window.location.search).get('replay');
-const replay = replayUrl ? await loadBrowserReplay(replayUrl) : null;
+const replay = replayUrl ? await import('./core/replay/browserReplay.ts').then((m) => m.loadBrowserReplay(replayUrl)) : null;
 const recorded = replay
   ? null
   : createRecordedCore(ports, {
@@ -42,16 +44,21 @@ const env: ShellEnv = {
   clipboard: typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null,
 };
 const router = createBrowserRouter(buildRoutes());
-if (replay) {
-  (window as unknown as { __rftReplay?: typeof replay }).__rftReplay = replay;
-  replay.setNavigate((path) => void router.navigate(path));
-} else if (recorded) {
+if (recorded) {
   recorded.recordRoute(router.state.location.pathname + router.state.location.search);
   router.subscribe((st) => recorded.recordRoute(st.location.pathname + st.location.search));
   // A tab back from the background (or the network back) restarts stale sockets: src/core/pageWake.ts.
   onPageLifecycle(document, window, core.wake);
 }
 
+// The core runs (and records) already; the screens mount once the language's texts are here.
+const i18n = await i18nReady;
+if (replay) {
+  // Exposed only now, right before the mount, as before the language was loaded on its own: a
+  // test stepping the replay must find the screens mounting, not a page still waiting for texts.
+  (window as unknown as { __rftReplay?: typeof replay }).__rftReplay = replay;
+  replay.setNavigate((path) => void router.navigate(path));
+}
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('index.html must contain #root');
 createRoot(rootEl).render(

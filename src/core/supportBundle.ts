@@ -24,8 +24,7 @@ import { secretKeys } from '../protocol/secrets.ts';
  * secrets and document images are replaced by placeholders; nothing else is removed.
  */
 
-/** Shown in bundles and the `env` record; keep in step with package.json "version". */
-export const APP_VERSION = '1.0.0';
+export { APP_VERSION } from './appVersion.ts';
 
 export interface BundleActors {
   session: AnyActorRef;

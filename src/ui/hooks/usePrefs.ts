@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage } from '../i18n/index.ts';
+import { changeLanguage } from '../i18n/runtime.ts';
 import { parseLang, type Lang } from '../i18n/languages.ts';
 import type { KlineSetting } from '../theme/klineColors.ts';
 import type { Theme } from '../theme/themes.ts';

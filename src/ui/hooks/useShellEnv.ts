@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { Storage } from '../../ports/types.ts';
-import type { LanguageChangeDeps } from '../i18n/index.ts';
+import type { LanguageChangeDeps } from '../i18n/runtime.ts';
 import type { UiPrefs } from '../theme/uiPrefs.ts';
 
 /** Clipboard seam: the browser's `navigator.clipboard`, or a fake in tests. */
