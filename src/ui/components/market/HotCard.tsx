@@ -49,3 +49,22 @@ export function HotCard({ row, href, onOpen, points, volumeLabel }: HotCardProps
     </a>
   );
 }
+
+/** An empty card with the final card's boxes, shown while the market loads (issue 30: no layout shift). */
+export function HotCardPlaceholder() {
+  return (
+    <div className="mk-hot-card mk-skel" aria-hidden="true">
+      <div className="mk-hot-card__head">
+        <span className="mk-pair__sym">{'\u00a0'}</span>
+        <span className="mk-change mk-change--badge">{'\u00a0'}</span>
+      </div>
+      <div className="mk-hot-card__price">
+        <span className="mk-price">{'\u00a0'}</span>
+      </div>
+      <div className="mk-hot-card__foot">
+        <span className="mk-muted">{'\u00a0'}</span>
+        <svg width={80} height={28} aria-hidden="true" />
+      </div>
+    </div>
+  );
+}

@@ -11,10 +11,26 @@ export interface RankListProps {
   pathOf: (symbol: string) => string;
   onOpen: (path: string) => void;
   testId: string;
+  /** While the list loads: this many empty rows of the final height, so nothing below moves when the data arrives (issue 30). */
+  placeholderRows?: number;
+}
+
+/** An empty row with the final row's boxes (a badge or volume cell of the same height). */
+function PlaceholderRow({ metric }: { metric: RankListProps['metric'] }) {
+  return (
+    <li aria-hidden="true">
+      <span className="mk-rank__row mk-skel">
+        <span className="mk-rank__n">{'\u00a0'}</span>
+        <span className="mk-pair__sym">{'\u00a0'}</span>
+        <span className="mk-price">{'\u00a0'}</span>
+        {metric === 'change' ? <span className="mk-change mk-change--badge">{'\u00a0'}</span> : <span className="mk-rank__vol">{'\u00a0'}</span>}
+      </span>
+    </li>
+  );
 }
 
 /** A short ranked board (top gainers, top volume) on the Market overview. */
-export function RankList({ title, rows, metric, pathOf, onOpen, testId }: RankListProps) {
+export function RankList({ title, rows, metric, pathOf, onOpen, testId, placeholderRows = 0 }: RankListProps) {
   return (
     <section className="mk-rank" data-testid={testId}>
       <h2 className="mk-rank__title">{title}</h2>
@@ -47,6 +63,7 @@ export function RankList({ title, rows, metric, pathOf, onOpen, testId }: RankLi
             </li>
           );
         })}
+        {rows.length === 0 && Array.from({ length: placeholderRows }, (_, i) => <PlaceholderRow key={i} metric={metric} />)}
       </ol>
     </section>
   );

@@ -40,6 +40,9 @@ function SearchResults({ q }: { q: string }) {
   );
 }
 
+/** How many topic cards hold the space while loading: the seeded categories (server/help/content/types.ts CATEGORY_IDS). */
+const TOPIC_PLACEHOLDERS = 9;
+
 /**
  * /help-center: search, the topics (help categories from the server, in the user's language)
  * and the 'Report a problem' entry that exports a support bundle.
@@ -60,7 +63,23 @@ export function HelpCenterScreen() {
       <section aria-labelledby="rf-help-topics">
         <h2 id="rf-help-topics">{t('topicsTitle')}</h2>
         {categories.status === 'loading' ? (
-          <p className="rf-help-muted">{t('loading')}</p>
+          <>
+            <p className="rf-sr-only">{t('loading')}</p>
+            {/* Cards of the final size hold the space until the topics arrive (issue 30: no layout shift). */}
+            <ul className="rf-help__topics" aria-hidden="true">
+              {Array.from({ length: TOPIC_PLACEHOLDERS }, (_, i) => (
+                <li key={i} className="rf-help__topic rf-help__topic--skel">
+                  <h3>{'\u00a0'}</h3>
+                  <p>
+                    {'\u00a0'}
+                    <br />
+                    {'\u00a0'}
+                  </p>
+                  <span className="rf-help-muted">{'\u00a0'}</span>
+                </li>
+              ))}
+            </ul>
+          </>
         ) : categories.status === 'error' ? (
           <p className="rf-help-error" role="alert">
             {t('loadFailed', { msg: categories.msg })}

@@ -5,7 +5,7 @@ import type { ContractKind, SymbolInfo, Ticker } from '../../../protocol/market.
 import { CategoryTabs } from '../../components/market/CategoryTabs.tsx';
 import { oneOf } from '../../hooks/useViewState.ts';
 import { ConnectionBadge } from '../../components/market/ConnectionBadge.tsx';
-import { HotCard } from '../../components/market/HotCard.tsx';
+import { HotCard, HotCardPlaceholder } from '../../components/market/HotCard.tsx';
 import { MarketTable } from '../../components/market/MarketTable.tsx';
 import { RankList } from '../../components/market/RankList.tsx';
 import { SearchBox } from '../../components/market/SearchBox.tsx';
@@ -125,10 +125,12 @@ export function MarketView(props: MarketViewProps) {
                 volumeLabel={t('col.volume')}
               />
             ))}
+            {/* While loading, cards and rows of their final size hold the space (issue 30: CLS). */}
+            {symbols === null && Array.from({ length: HOT_CARDS }, (_, i) => <HotCardPlaceholder key={i} />)}
           </div>
         </section>
-        <RankList title={t('topGainers')} rows={gainers} metric="change" pathOf={pathOf} onOpen={onOpen} testId="top-gainers" />
-        <RankList title={t('topVolume')} rows={volume} metric="volume" pathOf={pathOf} onOpen={onOpen} testId="top-volume" />
+        <RankList title={t('topGainers')} rows={gainers} metric="change" pathOf={pathOf} onOpen={onOpen} testId="top-gainers" placeholderRows={symbols === null ? BOARD_ROWS : 0} />
+        <RankList title={t('topVolume')} rows={volume} metric="volume" pathOf={pathOf} onOpen={onOpen} testId="top-volume" placeholderRows={symbols === null ? BOARD_ROWS : 0} />
       </section>
 
       <section className="mk-list">

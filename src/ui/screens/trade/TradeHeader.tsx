@@ -39,18 +39,15 @@ export function TradeHeader({ symbol, contract, symbols, info, ticker, onPick }:
           <dt>{t('turnover24h')}</dt>
           <dd className="rf-num">{tk ? formatAbbreviated(tk.quoteVolume) : '--'}</dd>
         </div>
-        {tk?.mark !== undefined && (
-          <div>
-            <dt>{t('markPrice')}</dt>
-            <dd className="rf-num">{formatNumber(tk.mark, pp)}</dd>
-          </div>
-        )}
-        {info && (
-          <div>
-            <dt>{t(contract === 'perp' ? 'fundingRate' : 'overnightFee')}</dt>
-            <dd className="rf-num">{formatPercent((contract === 'perp' ? info.fundingRateRatio : info.overnightFeeRatio) * 100, 4).replace('+', '')}</dd>
-          </div>
-        )}
+        {/* Always there ('--' until the data comes), so the header keeps its height (issue 30: no layout shift). */}
+        <div>
+          <dt>{t('markPrice')}</dt>
+          <dd className="rf-num">{tk?.mark !== undefined ? formatNumber(tk.mark, pp) : '--'}</dd>
+        </div>
+        <div>
+          <dt>{t(contract === 'perp' ? 'fundingRate' : 'overnightFee')}</dt>
+          <dd className="rf-num">{info ? formatPercent((contract === 'perp' ? info.fundingRateRatio : info.overnightFeeRatio) * 100, 4).replace('+', '') : '--'}</dd>
+        </div>
       </dl>
     </header>
   );
