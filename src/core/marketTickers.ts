@@ -17,6 +17,8 @@ import { initialMarket, reduceMarket, type MarketState } from '../streams/ticker
 export const SPARK_POINTS = 40;
 /** Parallel kline requests when seeding sparklines. */
 export const SPARK_CONCURRENCY = 4;
+/** Seeded sparklines per emitted view (see seedSparks). */
+export const SPARK_EMIT_BATCH = 8;
 
 export interface MarketTickersView {
   /** Instruments in listing order; `null` until GET /market/symbols answered. */
@@ -105,16 +107,28 @@ export function createTickerBoard(deps: TickerBoardDeps): { view$(options?: Mark
         const seedSparks = (list: SymbolInfo[]) => {
           if (!options.sparks) return;
           const queue = list.filter(options.sparks).map((s) => s.symbol);
+          // One view per SPARK_EMIT_BATCH seeded sparklines (and one at the end), not one per
+          // symbol: each view re-renders the whole list, which kept a phone's main thread busy
+          // for seconds after the first paint (issue 30).
+          let unseen = 0;
+          let running = SPARK_CONCURRENCY;
           const worker = async () => {
             for (let sym = queue.shift(); sym !== undefined && !done; sym = queue.shift()) {
               try {
                 const klines = await api.get<Candle[]>('/market/klines', { symbol: sym, interval: '1h', limit: 24 });
                 if (done) return;
                 seedHistory(store, sym, klines.map((c) => c.c));
-                emit();
+                if (++unseen >= SPARK_EMIT_BATCH) {
+                  unseen = 0;
+                  emit();
+                }
               } catch {
                 // NOTE: a sparkline is decoration: without klines it keeps drawing live ticks.
               }
+            }
+            if (--running === 0 && unseen > 0 && !done) {
+              unseen = 0;
+              emit();
             }
           };
           for (let i = 0; i < SPARK_CONCURRENCY; i++) void worker();
