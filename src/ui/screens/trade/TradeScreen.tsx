@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { KLINE_INTERVALS, type ContractKind, type KlineInterval } from '../../../protocol/market.ts';
@@ -15,17 +15,12 @@ import { useDevice, useKlineSetting, useTheme } from '../../hooks/usePrefs.ts';
 import { klineColors } from '../../theme/klineColors.ts';
 import { ACCOUNT_TABS, AccountTabs, type AccountTab } from './AccountTabs.tsx';
 import { OrderPanel } from './OrderPanel.tsx';
+import { DesktopTradeLayout } from './DesktopTradeLayout.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { TradeHeader } from './TradeHeader.tsx';
 import { useTradeMarket } from './useTradeMarket.ts';
 import { useTradingAccount } from './useTradingAccount.ts';
 import './trade.css';
-
-/**
- * The desktop layout (resizable panels, a large library) loads only on a desktop: a phone's first
- * paint of the trade screen does not download or run it (issue 30).
- */
-const DesktopTradeLayout = lazy(() => import('./DesktopTradeLayout.tsx').then((m) => ({ default: m.DesktopTradeLayout })));
 
 /** Storage key of the last trade pair (SPEC §3); the /mFutures and /stdFuture redirects read it. */
 export const TRADE_PAIR_KEY = 'trade_pair';
@@ -168,29 +163,27 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   }
 
   return (
-    <Suspense fallback={null}>
-      <DesktopTradeLayout
-        contract={contract}
-        head={<TradeHeader symbol={symbol} contract={contract} symbols={market.symbols} info={info} ticker={market.ticker} onPick={onPick} />}
-        chart={
-          <>
-            <Tabs label={t('marketViews')} active={chartTab} onChange={setChartTab} items={(['chart', 'depth', 'info'] as const).map((k) => ({ key: k, label: t(`tab_${k}`) }))} />
-            <div className="rf-trade-view">
-              {chartTab === 'chart' && chart}
-              {chartTab === 'depth' && depthChart}
-              {chartTab === 'info' && rules}
-            </div>
-          </>
-        }
-        book={
-          <>
-            {book}
-            {trades}
-          </>
-        }
-        panel={panel}
-        account={<AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />}
-      />
-    </Suspense>
+    <DesktopTradeLayout
+      contract={contract}
+      head={<TradeHeader symbol={symbol} contract={contract} symbols={market.symbols} info={info} ticker={market.ticker} onPick={onPick} />}
+      chart={
+        <>
+          <Tabs label={t('marketViews')} active={chartTab} onChange={setChartTab} items={(['chart', 'depth', 'info'] as const).map((k) => ({ key: k, label: t(`tab_${k}`) }))} />
+          <div className="rf-trade-view">
+            {chartTab === 'chart' && chart}
+            {chartTab === 'depth' && depthChart}
+            {chartTab === 'info' && rules}
+          </div>
+        </>
+      }
+      book={
+        <>
+          {book}
+          {trades}
+        </>
+      }
+      panel={panel}
+      account={<AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />}
+    />
   );
 }
