@@ -118,6 +118,9 @@ export const sessionMachine = setup({
     },
     guest: {
       on: {
+        // A visitor has no session to lose: a 401 from a background call (a screen asking for a
+        // user's data while the visitor browses a public page) must not send them to /login.
+        'session.unauthorized': {},
         'user.checkAuthType': {
           target: 'authenticating',
           actions: assign(({ event }) => ({ email: event.email, password: event.password, error: null })),

@@ -49,6 +49,21 @@ describe('sessionMachine', () => {
     expect(http.requests).toHaveLength(0);
   });
 
+  it('a 401 while a visitor browses (no token) keeps them where they are: no navigate to /login', () => {
+    const { top, actor, outputs } = setup({ path: '/copy' });
+    actor.send({ type: 'session.unauthorized' });
+    expect(top()).toBe('guest');
+    expect(outputs.filter((o) => o.type === 'navigate')).toEqual([]);
+  });
+
+  it('a 401 with a session drops it and navigates to /login with the way back', async () => {
+    const { top, actor, outputs } = setup({ token: 'stored-tok', path: '/copy' });
+    await waitFor(actor, (s) => s.context.userInfo !== null);
+    actor.send({ type: 'session.unauthorized' });
+    expect(top()).toBe('guest');
+    expect(outputs.filter((o) => o.type === 'navigate')).toEqual([{ type: 'navigate', to: '/login?redirect=%2Fcopy' }]);
+  });
+
   it('starts logged in with a stored token and fetches the user info', async () => {
     const { actor, http, top } = setup({ token: 'stored-tok' });
     expect(top()).toBe('loggedIn');
