@@ -170,7 +170,18 @@ describe('trading ledger invariants (fast-check, real engine)', () => {
           await env.db.destroy();
         }
       }),
-      { numRuns: 120 },
+      {
+        numRuns: 120,
+        // One fixed run that rests a limit order and cancels it, so the cancel path (CONTRACT_CANCEL)
+        // is always checked, not only when the random runs happen to leave an order pending.
+        examples: [[[
+          { t: 'deposit', user: 0, amount: 2000 },
+          { t: 'order', user: 0, sym: 'BTCUSDT', contract: 'perp', kind: 'limitOpen', side: 'buy', steps: 10, leverage: 10, offsetPct: -8 },
+          { t: 'cancel', user: 0, pick: 0 },
+          { t: 'time', hours: 8 },
+          { t: 'order', user: 1, sym: 'ETHUSDT', contract: 'std', kind: 'marketOpen', side: 'sell', steps: 5, leverage: 5, offsetPct: 0 },
+        ]]],
+      },
     );
     // The generators reach every path the invariants are about (not a vacuous pass).
     for (const k of ['marketOpen', 'limitOpen', 'marketClose', 'liquidation', 'FUNDING_FEE', 'OVERNIGHT_FEE', 'CONTRACT_CANCEL']) {

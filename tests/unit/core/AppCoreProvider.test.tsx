@@ -50,10 +50,12 @@ describe('AppCoreProvider', () => {
     act(() => socket.sockets[0]?.open());
     expect(screen.getByTestId('socket').textContent).toBe('open:true');
     expect(socket.sockets[0]?.sent).toEqual(['{"action":"subscribe","topics":["btcusdt@depth"]}']);
+    // A 401 drops the session: the components see the guest and the core's navigate output.
+    act(() => core.session.send({ type: 'session.unauthorized' }));
+    expect(screen.getByTestId('status').textContent).toBe('guest');
+    expect(outputs).toEqual([{ type: 'navigate', to: '/login?redirect=%2F' }]);
     act(() => screen.getByText('reset').click());
     expect(screen.getByTestId('status').textContent).toBe('guest');
-    act(() => core.session.send({ type: 'session.unauthorized' }));
-    expect(outputs).toEqual([{ type: 'navigate', to: '/login?redirect=%2F' }]);
     core.stop();
   });
 });
