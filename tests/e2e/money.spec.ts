@@ -181,7 +181,8 @@ for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       await page.getByTestId('cv-preview').click();
       await expect(page.getByTestId('cv-countdown')).toHaveText(/Rate locked for [1-8] s/);
       const receive = await page.getByTestId('cv-receive').textContent();
-      await shots(page, 'convert-quoted');
+      // Confirmed at once: the quote lives 8 s of real time (the photos of a quote are taken on the
+      // next one, which this test lets expire anyway).
       await page.getByTestId('cv-confirm').dblclick();
       await expect(page.getByTestId('cv-done')).toContainText(`100.00 USDT → ${(receive ?? '').replace(/ BTC$/, '')} BTC`);
 
@@ -193,6 +194,7 @@ for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       await page.getByTestId('cv-amount').fill('50');
       await page.getByTestId('cv-preview').click();
       await expect(page.getByTestId('cv-countdown')).toBeVisible();
+      await shots(page, 'convert-quoted');
       await expect(page.getByTestId('cv-error')).toHaveText('The quote has expired, please get a new quote', { timeout: 12_000 });
       await expect(page.getByTestId('cv-confirm')).toHaveCount(0);
       await shots(page, 'convert-expired');
