@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { apiSignUp, presetStorage } from './authHelpers.ts';
-import { releaseMarket, steerMarket } from './steer.ts';
+import { onTick as onTickOf, releaseMarket, steerMarket } from './steer.ts';
 
 /**
  * The order form of issue 14 end to end, against the real server (live simulated market) and the
@@ -36,7 +36,7 @@ async function lastPrice(page: Page): Promise<number> {
 }
 
 /** BTCUSDT prices are on a 0.1 tick: a price as the decimal string of a whole number of ticks. */
-const onTick = (p: number) => (Math.round(p * 10) / 10).toFixed(1);
+const onTick = (p: number) => onTickOf(p, 0.1);
 
 interface OrderRow {
   id: string;
