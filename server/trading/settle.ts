@@ -9,7 +9,7 @@ import type { AccountRef } from '../ledger/post.ts';
 import { creditReferralRebate } from '../referral/rebate.ts';
 import { REFERRAL_WALLET } from '../../src/protocol/referral.ts';
 import { availableOf, ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
-import { feeOf, initialMargin, notional, proRata, scaled } from './formulas.ts';
+import { feeOf, initialMargin, notional, proRata, scaled, unscaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
 import { newId } from './store.ts';
 import type { OrderRow, PositionRow } from './store.ts';
@@ -307,10 +307,34 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
       .returning('id')
       .execute();
     for (const r of canceled) c.touched.orders.set(r.id, pos.user_id);
+  } else {
+    await shrinkTpsl(c, pos, rules, remaining, exceptOrderId);
   }
   c.touched.positions.set(pos.id, pos.user_id);
   c.touched.symbols.add(pos.symbol);
   return { qtyU, realized, fee, remaining };
+}
+
+/**
+ * The position shrank to `remaining` (units) without closing: its pending TP / SL orders larger than
+ * that are resized to it (issue 26, Minor 10), so a TP/SL never shows or works for more than the
+ * position holds. Smaller ones (a TP/SL placed for a part) keep their size.
+ */
+async function shrinkTpsl(c: Ctx, pos: PositionRow, rules: Rules, remaining: bigint, exceptOrderId: string): Promise<void> {
+  const rows = await c.trx
+    .selectFrom('trade_orders')
+    .select(['id', 'qty', 'executed_qty'])
+    .where('position_id', '=', pos.id)
+    .where('status', '=', 'pending')
+    .where('id', '!=', exceptOrderId)
+    .where('kind', 'in', ['limitTakeProfit', 'limitStopLoss'])
+    .execute();
+  for (const r of rows) {
+    const done = scaled(r.executed_qty, rules.qtyPrecision);
+    if (scaled(r.qty, rules.qtyPrecision) - done <= remaining) continue;
+    await c.trx.updateTable('trade_orders').set({ qty: unscaled(done + remaining, rules.qtyPrecision), updated_at: c.now }).where('id', '=', r.id).execute();
+    c.touched.orders.set(r.id, pos.user_id);
+  }
 }
 
 /**

@@ -58,6 +58,36 @@ describe('TP/SL', () => {
     const o = (await call<Page<Order>>(t.h, '/trade/orders/history', { token: t.token })).data.list.find((x) => x.id === sl.data.id);
     expect(o).toMatchObject({ status: 'filled', executedQty: 0.05, realizedPnl: '-50.000000' });
   });
+
+  it('TP/SL orders follow the position down when it shrinks (issue 26, Minor 10); a part-size one keeps its size', async () => {
+    t = await startTrading();
+    await t.move('BTCUSDT', 60_000);
+    await t.place({ qty: 0.05 });
+    const [pos] = await t.positions();
+    expect((await call<Position>(t.h, '/trade/position/tpsl', { token: t.token, body: { positionId: pos?.id, tp: 63_000, sl: 58_000 } })).code).toBe(200);
+    const part = await t.place({ kind: 'limitTakeProfit', side: 'sell', price: 64_000, qty: 0.01 });
+    expect(part.code).toBe(200);
+    const open = async () =>
+      (await call<Page<Order>>(t!.h, '/trade/orders/open', { token: t!.token })).data.list.map((o) => `${o.kind} ${o.price} ${o.qty}`).sort();
+    expect(await open()).toEqual(['limitStopLoss 58000 0.05', 'limitTakeProfit 63000 0.05', 'limitTakeProfit 64000 0.01']);
+
+    // a partial market close to 0.03
+    expect((await call(t.h, '/trade/position/close', { token: t.token, body: { positionId: pos?.id, qty: 0.02 } })).code).toBe(200);
+    expect((await t.positions())[0]).toMatchObject({ qty: 0.03 });
+    expect(await open()).toEqual(['limitStopLoss 58000 0.03', 'limitTakeProfit 63000 0.03', 'limitTakeProfit 64000 0.01']);
+
+    // an opposite order netting it down to 0.005 (a sell of 0.025)
+    await t.place({ side: 'sell', qty: 0.025 });
+    expect((await t.positions())[0]).toMatchObject({ qty: 0.005 });
+    expect(await open()).toEqual(['limitStopLoss 58000 0.005', 'limitTakeProfit 63000 0.005', 'limitTakeProfit 64000 0.005']);
+
+    // the TP then closes exactly what is left, at its price
+    await t.move('BTCUSDT', 62_950, 63_000);
+    expect(await t.positions()).toEqual([]);
+    const fills = (await call<Page<Fill>>(t.h, '/trade/fills?type=limitTakeProfit', { token: t.token })).data.list;
+    expect(fills.map((f) => [f.price, f.qty])).toEqual([[63_000, 0.005]]);
+    expect(await open()).toEqual([]);
+  });
 });
 
 describe('liquidation', () => {
