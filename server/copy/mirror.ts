@@ -143,7 +143,11 @@ export async function mirrorFill(c: CopyCtx, f: FollowRow, rules: Rules, e: Exec
   if (target === current) {
     // The trader moved but the copy's share rounds to no change: below the minimum order quantity.
     if (e.afterU !== e.beforeU) {
-      const grows = abs(e.afterU) > abs(e.beforeU) || sign(e.afterU) !== sign(e.beforeU);
+      // A close (afterU 0) never grows: sign(0) differs from the old side but it is not a flip.
+      const grows = abs(e.afterU) > abs(e.beforeU) || (e.afterU !== 0n && sign(e.afterU) !== sign(e.beforeU));
+      // A reduction or a close the copy holds nothing of (the trader opened before the follow) is
+      // not an order of the copy at all: no record (issue 26, Minor 17).
+      if (!grows && current === 0n) return f;
       const action: CopyOrderAction = grows ? (current === 0n ? 'open' : 'add') : e.afterU === 0n ? 'close' : 'reduce';
       await record(c, f, rules, e.orderId, priceU, { action, side: e.side, qtyU: 0n, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos?.id ?? null });
     }

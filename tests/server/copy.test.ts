@@ -108,6 +108,21 @@ describe('copy trading over HTTP', () => {
     expect(o?.reason).toBe('belowMinQty');
   });
 
+  it('a close or a reduction of a position the trader opened before the follow records nothing for the copy (issue 26, Minor 17)', async () => {
+    const lead = await ch.leader('lead@example.com');
+    const me = await ch.user('me@example.com');
+    await ch.order(lead.token, { side: 'sell', qty: 0.3 }); // a short opened before the follow
+    await call(ch.h, '/copy/follow', { token: me.token, body: { traderId: lead.id, amount: '5000', mode: 'fixed', fixedAmount: '100' } });
+    await ch.order(lead.token, { kind: 'marketClose', side: 'buy', qty: 0.1 }); // a reduction
+    await ch.order(lead.token, { kind: 'marketClose', side: 'buy', qty: 0.2 }); // the close
+    expect(await positions(me.token)).toEqual([]);
+    expect(await orders(me.token)).toEqual([]);
+    expect((ch.frames.get(me.id) ?? []).filter((x) => x.type === 'copy' && (x.data as { event: string }).event === 'skipped')).toEqual([]);
+    // the trader's next opening is copied as an open
+    await ch.order(lead.token, { qty: 0.1 });
+    expect((await orders(me.token)).map((o) => `${o.action} ${o.side} ${o.status}`)).toEqual(['open buy filled']);
+  });
+
   it('a follower short of margin skips that order, is told why, and the leader is unaffected', async () => {
     const lead = await ch.leader('lead@example.com');
     const me = await ch.user('me@example.com');
