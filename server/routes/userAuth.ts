@@ -137,7 +137,7 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     }
     if (!(await consumeCode(db, config.mailCodeSecret, body.email, 'register', body.code, now))) reject(Code.badRequest, USER_MSG.codeInvalid);
     try {
-      await createAccount(db, { email: body.email, passwordHash: await hashPassword(body.password, config.passwordHashLogN), invitedBy, now, demoCredit: config.demoCredit !== false });
+      await createAccount(db, { email: body.email, passwordHash: await hashPassword(body.password, config.passwordHashLogN), invitedBy, now, demoCredit: config.demoCredit !== false, welcomeVouchers: true });
     } catch (err) {
       // Two concurrent registrations of one email: the unique index decides, the loser gets the normal answer.
       if (isUniqueViolation(err)) reject(Code.conflict, USER_MSG.emailTaken);

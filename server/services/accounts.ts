@@ -7,6 +7,7 @@ import type { UserInfo } from '../../src/protocol/user.ts';
 import { maskEmail } from './format.ts';
 import { transact } from '../db/tx.ts';
 import { DEMO_CREDIT_REF } from '../../src/protocol/demoCredit.ts';
+import { ensureWelcomeVouchers } from '../vouchers/service.ts';
 
 /**
  * The demo credit a new account receives when the server gives one (config.demoCredit: on by
@@ -28,12 +29,19 @@ export interface NewAccount {
   now: number;
   /** Credit the demo balances (default true). */
   demoCredit?: boolean;
+  /**
+   * Grant the welcome vouchers in the same transaction (issue 26, Minor 11: sign-up grants them, so
+   * the dashboard's "Usable vouchers" is right before the coupons page was ever opened). Default
+   * false: tools and property tests that build accounts directly count vouchers themselves.
+   */
+  welcomeVouchers?: boolean;
 }
 
 /** Creates a user and, with the demo credit on, credits it in the same transaction: no user ever exists with half of it. */
 export async function createAccount(db: Db, a: NewAccount): Promise<UserRow> {
   return transact(db, async (trx) => {
     const user = await createUser(trx, a);
+    if (a.welcomeVouchers === true) await ensureWelcomeVouchers(trx, user.id, a.now);
     if (a.demoCredit === false) return user;
     for (const b of STARTING_BALANCES) {
       const r = await adminCredit(trx, user.id, b.wallet, b.asset, toMinor(b.amount, b.asset), a.now, `${DEMO_CREDIT_REF}${user.id}-${b.wallet}`);

@@ -5,6 +5,8 @@ import type { Voucher } from '../../src/protocol/vouchers.ts';
 import { seedDemo } from '../../server/db/seed.ts';
 import { DEMO_ACCOUNT } from '../../server/services/accounts.ts';
 import { vouchersPlugin } from '../../server/vouchers/routes.ts';
+import { dashboardPlugin } from '../../server/dashboard/routes.ts';
+import type { DashboardSummary } from '../../src/protocol/help.ts';
 import { seedVoucherDemo } from '../../server/vouchers/seed.ts';
 import { consumeVoucher, DAY_MS, ensureWelcomeVouchers } from '../../server/vouchers/service.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
@@ -30,7 +32,10 @@ afterEach(async () => {
 async function start(email = 'saver@example.com'): Promise<Ctx> {
   const bus = createUserEventBus();
   const h = await startServer({
-    plugins: [async (app) => app.register(vouchersPlugin({ db: app.deps.db, clock: app.deps.clock, bus }))],
+    plugins: [
+      async (app) => app.register(vouchersPlugin({ db: app.deps.db, clock: app.deps.clock, bus })),
+      async (app) => app.register(dashboardPlugin({ db: app.deps.db, clock: app.deps.clock, bus })),
+    ],
   });
   await register(h, email);
   const token = await login(h, email);
@@ -58,21 +63,32 @@ async function give(c: Ctx, kind: Voucher['kind'], value: string, expiresAt: num
 }
 
 describe('welcome vouchers', () => {
+  it('are granted at sign-up: the dashboard counts them before the coupons page was ever opened (issue 26, Minor 11)', async () => {
+    const c = await start();
+    const summary = await call<DashboardSummary>(c.h, '/dashboard/summary', { token: c.token });
+    expect(summary.code).toBe(200);
+    expect(summary.data.usableVouchers).toBe(2);
+    const rows = await c.h.db.selectFrom('vouchers').select(['source', 'created_at']).where('user_id', '=', c.userId).execute();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.source === 'welcome')).toBe(true);
+  });
+
   it('lists the two welcome vouchers once, however often it is asked', async () => {
     const c = await start();
-    const now = c.h.clock.now();
     const first = await list(c);
+    const now = Math.min(...first.list.map((v) => v.createdAt)); // granted at sign-up
     expect(first.total).toBe(2);
     const lp = first.list.find((v) => v.kind === 'lossProtection');
     const sp = first.list.find((v) => v.kind === 'speed');
     expect(lp).toMatchObject({ value: '20.000000', status: 'use', source: 'welcome', expiresAt: now + 30 * DAY_MS, usedRef: null, mergedInto: null });
     expect(sp).toMatchObject({ value: '50', status: 'use', source: 'welcome', expiresAt: null });
-    expect(c.frames.filter((f) => f.type === 'voucher')).toHaveLength(2);
+    // Granted at sign-up, so the first list creates (and pushes) nothing.
+    expect(c.frames.filter((f) => f.type === 'voucher')).toHaveLength(0);
     await list(c);
     await Promise.all([list(c), list(c), list(c)]);
     expect((await list(c)).total).toBe(2);
     expect(await ensureWelcomeVouchers(c.h.db, c.userId, now)).toEqual([]);
-    expect(c.frames.filter((f) => f.type === 'voucher')).toHaveLength(2);
+    expect(c.frames.filter((f) => f.type === 'voucher')).toHaveLength(0);
   });
 
   it('needs a login', async () => {
@@ -146,10 +162,9 @@ describe('consumeVoucher', () => {
 describe('expiry (derived on read, persisted lazily)', () => {
   it('shows a voucher as expired once its time has come, filters by status and pushes a frame', async () => {
     const c = await start();
-    await list(c);
+    const welcomeAt = Math.min(...(await list(c)).list.map((v) => v.createdAt)); // granted at sign-up
     c.frames.length = 0;
-    const welcomeAt = c.h.clock.now();
-    c.h.clock.advance(30 * DAY_MS - 62_000);
+    c.h.clock.t = welcomeAt + 30 * DAY_MS - 62_000;
     c.token = await login(c.h, 'saver@example.com'); // sessions last 7 days; moves the clock 61 s
     c.frames.length = 0;
     expect((await list(c, '?status=use')).total).toBe(2);
@@ -258,8 +273,8 @@ describe('POST /vouchers/merge', () => {
     expect([r1.code, r2.code].filter((x) => x === 200)).toHaveLength(1);
     const made = await c.h.db.selectFrom('vouchers').selectAll().where('source', '=', 'merge').execute();
     expect(made).toHaveLength(1);
-    const total = await c.h.db.selectFrom('vouchers').select('value').where('user_id', '=', c.userId).where('kind', '=', 'lossProtection').where('status', '=', 'use').execute();
-    // the usable loss protection still adds up to 6 USDT (a merge conserves value)
+    const total = await c.h.db.selectFrom('vouchers').select('value').where('user_id', '=', c.userId).where('kind', '=', 'lossProtection').where('status', '=', 'use').where('source', '!=', 'welcome').execute();
+    // the usable loss protection (beside the sign-up gift) still adds up to 6 USDT (a merge conserves value)
     expect(total.reduce((s, v) => s + BigInt(v.value), 0n)).toBe(6_000_000n);
   });
 });
