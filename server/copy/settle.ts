@@ -126,7 +126,7 @@ export async function closeCopyPart(
   const { qty, qtyU, cost, costPart, margin, marginPart, realized, fee } = await settleClose(
     post, { user: user(f.user_id), escrow, system }, pos, qtyWanted, n, rules.closingFeeRatio, liquidation,
     // A copied position pays its closing fee out of its follow's cash (after the margin part and PnL came back).
-    { budget: async (part, pnl) => parseMinor(f.cash) + part + pnl },
+    { budget: (part, pnl) => parseMinor(f.cash) + part + pnl },
   );
   const cash = parseMinor(f.cash) + marginPart + realized - fee;
   const remaining = qty - qtyU;

@@ -48,7 +48,7 @@ function checkPriceStep(rules: Rules, price: number): void {
 }
 
 /** TP above / SL below the reference for a long, the reverse for a short. */
-function checkTpsl(long: boolean, ref: number, tp: number | null, sl: number | null, rules: Rules): void {
+export function checkTpsl(long: boolean, ref: number, tp: number | null, sl: number | null, rules: Rules): void {
   if (tp !== null) {
     checkPriceStep(rules, tp);
     if (long ? tp <= ref : tp >= ref) bad(TRADE_MSG.tpInvalid);
@@ -66,21 +66,32 @@ function checkTrigger(ops: OrderOps, rules: Rules, symbol: string, side: 'buy' |
   if (side === 'buy' ? ref >= trigger : ref <= trigger) bad(TRADE_MSG.wouldTriggerImmediately);
 }
 
-const LIMIT_KINDS: readonly OrderRow['kind'][] = ['limitOpen', 'limitClose', 'limitTakeProfit', 'limitStopLoss', 'stopLimit'];
-const STOP_KINDS: readonly OrderRow['kind'][] = ['stopMarket', 'stopLimit'];
-const TPSL_KINDS: readonly OrderRow['kind'][] = ['limitTakeProfit', 'limitStopLoss'];
+export const LIMIT_KINDS: readonly OrderRow['kind'][] = ['limitOpen', 'limitClose', 'limitTakeProfit', 'limitStopLoss', 'stopLimit'];
+export const STOP_KINDS: readonly OrderRow['kind'][] = ['stopMarket', 'stopLimit'];
+export const TPSL_KINDS: readonly OrderRow['kind'][] = ['limitTakeProfit', 'limitStopLoss'];
+
+/** A placement whose clientOrderId is known answers the stored order, unless it is another order (pure). */
+export function checkSameOrder(known: OrderRow, b: PlaceOrderParsed): void {
+  if (known.symbol !== b.symbol || known.kind !== b.kind || known.side !== b.side || known.qty !== b.qty) bad(TRADE_MSG.clientOrderIdConflict);
+}
+
+/** What {@link checkPlacement} derived from a placement it accepted. */
+export interface Placement {
+  rules: Rules;
+  limitPrice: number | null;
+  reduceOnly: boolean;
+  stop: boolean;
+  trigger: number | null;
+  /** TP/SL attached to an order that opens. */
+  attach: boolean;
+}
 
 /**
- * Places an order (see placeOrderBody in src/protocol/trading.ts). Idempotent by clientOrderId:
- * a known id answers the stored order, unchanged, whatever happened since. Every refusal throws
- * before anything is committed (the engine's transaction rolls back).
+ * Every check of a placement, in the order the refusals are reported (pure: the prices come from
+ * `ops`, `pos` is the user's open position on the symbol and contract). Shared by the SQL engine
+ * and the in-memory engine (server/engine/apply.ts); throws the Rejection the route answers.
  */
-export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: PlaceOrderParsed): Promise<OrderRow> {
-  const known = await orderByClientId(c.trx, userId, b.clientOrderId);
-  if (known) {
-    if (known.symbol !== b.symbol || known.kind !== b.kind || known.side !== b.side || known.qty !== b.qty) bad(TRADE_MSG.clientOrderIdConflict);
-    return known;
-  }
+export function checkPlacement(ops: OrderOps, b: PlaceOrderParsed, pos: Pick<PositionRow, 'side' | 'qty'> | null): Placement {
   const rules = ops.rules(b.symbol) ?? bad(TRADE_MSG.unknownSymbol);
   const info = rules as Rules & { kinds?: readonly string[] };
   if (info.kinds && !info.kinds.includes(b.contract)) bad(TRADE_MSG.contractNotListed);
@@ -89,7 +100,6 @@ export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: Place
   checkQty(rules, b.qty);
   if (b.leverage < rules.minLever || b.leverage > rules.maxLever) bad(`${TRADE_MSG.leverageRange}${rules.minLever}-${rules.maxLever}`);
   if (b.postOnly && (!(b.kind === 'limitOpen' || b.kind === 'limitClose' || b.kind === 'stopLimit') || b.timeInForce !== 'GTC')) bad(TRADE_MSG.postOnlyLimitOnly);
-  const pos = (await openPositionOf(c, userId, b.symbol, b.contract)) ?? null;
   const reduceOnly = b.reduceOnly || b.kind === 'marketClose' || b.kind === 'limitClose' || TPSL_KINDS.includes(b.kind);
 
   // The explicit close kinds keep their own messages.
@@ -114,6 +124,22 @@ export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: Place
     const ref = limitPrice ?? trigger ?? ops.lastPrice(b.symbol) ?? bad(TRADE_MSG.noPrice);
     checkTpsl(b.side === 'buy', ref, b.tp, b.sl, rules);
   }
+  return { rules, limitPrice, reduceOnly, stop, trigger, attach };
+}
+
+/**
+ * Places an order (see placeOrderBody in src/protocol/trading.ts). Idempotent by clientOrderId:
+ * a known id answers the stored order, unchanged, whatever happened since. Every refusal throws
+ * before anything is committed (the engine's transaction rolls back).
+ */
+export async function placeOrder(ops: OrderOps, c: Ctx, userId: number, b: PlaceOrderParsed): Promise<OrderRow> {
+  const known = await orderByClientId(c.trx, userId, b.clientOrderId);
+  if (known) {
+    checkSameOrder(known, b);
+    return known;
+  }
+  const pos = ops.rules(b.symbol) ? ((await openPositionOf(c, userId, b.symbol, b.contract)) ?? null) : null;
+  const { rules, limitPrice, reduceOnly, stop, trigger, attach } = checkPlacement(ops, b, pos);
   const row: OrderRow = {
     ...orderDefaults,
     id: newId('O', c.now),
@@ -162,13 +188,16 @@ async function findOwn(c: Ctx, userId: number, by: { orderId?: string | undefine
   return (await q.executeTakeFirst()) ?? bad(TRADE_MSG.orderNotFound);
 }
 
+/** Whether an edit of `o` checks it against the open position (TP/SL and limit closes). */
+export function editNeedsPosition(o: OrderRow): boolean {
+  return o.status === 'pending' && (TPSL_KINDS.includes(o.kind) || o.kind === 'limitClose');
+}
+
 /**
- * Edits a pending order in place (same id): limit price, trigger price (untriggered stops), quantity.
- * The order's locked margin is released and the order works again as if just placed at the new
- * values (it may take at once; a post-only that would take is refused and nothing changes).
+ * Every check of an edit, in the order the refusals are reported (pure; `pos` is the open
+ * position when {@link editNeedsPosition}). Returns the order's new price, trigger and quantity.
  */
-export async function editOrder(ops: OrderOps, c: Ctx, userId: number, body: EditParsed): Promise<OrderRow> {
-  const o = await findOwn(c, userId, body);
+export function checkEdit(ops: OrderOps, o: OrderRow, body: EditParsed, pos: Pick<PositionRow, 'side' | 'qty'> | null): { rules: Rules; price: number; trigger: number | null; qty: number } {
   if (o.status !== 'pending' || !(LIMIT_KINDS.includes(o.kind) || STOP_KINDS.includes(o.kind))) bad(TRADE_MSG.editNotAllowed);
   const rules = ops.rules(o.symbol) ?? bad(TRADE_MSG.unknownSymbol);
   const price = body.price ?? o.price;
@@ -185,7 +214,7 @@ export async function editOrder(ops: OrderOps, c: Ctx, userId: number, body: Edi
     if (scaled(qty, rules.qtyPrecision) <= scaled(o.executed_qty, rules.qtyPrecision)) bad(TRADE_MSG.editQtyBelowFilled);
   }
   if (TPSL_KINDS.includes(o.kind) || o.kind === 'limitClose') {
-    const pos = (await openPositionOf(c, userId, o.symbol, o.contract)) ?? bad(TRADE_MSG.noPosition);
+    if (!pos) return bad(TRADE_MSG.noPosition);
     if (scaled(qty, rules.qtyPrecision) > parseMinor(pos.qty)) bad(TRADE_MSG.closeQtyTooLarge);
     if (TPSL_KINDS.includes(o.kind)) {
       const mark = ops.markPrice(o.symbol) ?? bad(TRADE_MSG.noPrice);
@@ -194,6 +223,18 @@ export async function editOrder(ops: OrderOps, c: Ctx, userId: number, body: Edi
   }
   // An attached TP/SL must stay on the right side of the new reference price.
   if (o.tp !== null || o.sl !== null) checkTpsl(o.side === 'buy', o.kind === 'stopMarket' ? (trigger ?? price) : price, o.tp, o.sl, rules);
+  return { rules, price, trigger, qty };
+}
+
+/**
+ * Edits a pending order in place (same id): limit price, trigger price (untriggered stops), quantity.
+ * The order's locked margin is released and the order works again as if just placed at the new
+ * values (it may take at once; a post-only that would take is refused and nothing changes).
+ */
+export async function editOrder(ops: OrderOps, c: Ctx, userId: number, body: EditParsed): Promise<OrderRow> {
+  const o = await findOwn(c, userId, body);
+  const pos = editNeedsPosition(o) ? ((await openPositionOf(c, userId, o.symbol, o.contract)) ?? null) : null;
+  const { rules, price, trigger, qty } = checkEdit(ops, o, body, pos);
   await releaseOrderMargin(c, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
   await c.trx.updateTable('trade_orders').set({ price, qty, trigger_price: trigger, margin: '0', updated_at: c.now }).where('id', '=', o.id).execute();
   c.touched.orders.set(o.id, o.user_id);

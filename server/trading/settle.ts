@@ -120,15 +120,23 @@ export function releaseOrderMargin(c: Ctx, userId: number, wallet: Wallet, amoun
 }
 
 /**
+ * How a charge of `amount` is paid (pure, shared with the in-memory engine server/engine/apply.ts):
+ * [from the wallet's available balance `avail`, from the position's margin]; what neither covers is waived.
+ */
+export function chargeSplit(amount: bigint, avail: bigint, positionMargin: bigint): [fromWallet: bigint, fromMargin: bigint] {
+  const fromWallet = amount < avail ? amount : avail;
+  const short = amount - fromWallet;
+  return [fromWallet, short < positionMargin ? short : positionMargin];
+}
+
+/**
  * Charges `amount` of type `type` to the user: from the wallet first, the rest from the position's
  * margin (unlocked with CONTRACT_MARGIN_UNLOCK, then charged). What neither covers is waived
  * (absorbed by the system account). Returns [charged, taken from margin].
  */
 async function charge(c: Ctx, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string, knownAvail?: bigint): Promise<[bigint, bigint]> {
   const avail = knownAvail ?? (await availableOf(c.trx, userId, wallet, COIN));
-  const fromWallet = amount < avail ? amount : avail;
-  const short = amount - fromWallet;
-  const fromMargin = short < positionMargin ? short : positionMargin;
+  const [fromWallet, fromMargin] = chargeSplit(amount, avail, positionMargin);
   await mv(c, 'CONTRACT_MARGIN_UNLOCK', escrow(wallet), user(userId, wallet), fromMargin, symbol);
   await mv(c, type, user(userId, wallet), system(wallet), fromWallet + fromMargin, symbol);
   return [fromWallet + fromMargin, fromMargin];
@@ -211,21 +219,31 @@ export interface CloseSettlement {
   fee: bigint;
 }
 
+/** Who a close posting moves money between (the accounts of the position's wallet). */
+export type CloseRole = 'user' | 'escrow' | 'system';
+
+/** One posting of a close, in order (amount 0: nothing to post; the fee's posting is always present). */
+export interface ClosePosting {
+  type: LedgerType;
+  from: CloseRole;
+  to: CloseRole;
+  amount: bigint;
+}
+
 /**
- * The postings of closing `qtyWanted` (capped at the position) for the exact notional `n`, for a
- * trading position and a copied one alike (server/copy/settle.ts): the pro-rata margin back
- * (CONTRACT_MARGIN_UNLOCK), the PnL against the system account (CONTRACT_CLOSE; a loss capped at
- * that margin: isolated), the closing fee (CONTRACT_CLOSE_FEE) capped at what can pay it (`budget`,
- * or for a liquidation what is left of the margin part), then `feePaid`; a liquidation forfeits the
- * rest of the margin part (CONTRACT_TRADE) and books it as loss.
+ * The postings of closing `qtyWanted` (capped at the position) for the exact notional `n`, pure
+ * (shared by the SQL settlement below and the in-memory engine, server/engine/apply.ts): the
+ * pro-rata margin back (CONTRACT_MARGIN_UNLOCK), the PnL against the system account
+ * (CONTRACT_CLOSE; a loss capped at that margin: isolated), the closing fee (CONTRACT_CLOSE_FEE)
+ * capped at what can pay it (`budget(marginPart, realized)`: what the payer holds once the margin
+ * part and the PnL came back; for a liquidation what is left of the margin part); a liquidation
+ * forfeits the rest of the margin part (CONTRACT_TRADE) and books it as loss.
  */
-export async function settleClose(
-  post: PostFn,
-  acct: { user: AccountRef; escrow: AccountRef; system: AccountRef },
+export function planClose(
   pos: { side: 'long' | 'short'; qty: string; cost: string; margin: string },
   qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean,
-  hooks: { budget: (marginPart: bigint, realized: bigint) => Promise<bigint>; feePaid?: (fee: bigint) => Promise<void> },
-): Promise<CloseSettlement> {
+  budget: (marginPart: bigint, realized: bigint) => bigint,
+): CloseSettlement & { postings: ClosePosting[] } {
   const qty = parseMinor(pos.qty);
   const qtyU = qtyWanted < qty ? qtyWanted : qty;
   const cost = parseMinor(pos.cost);
@@ -233,29 +251,47 @@ export async function settleClose(
   const costPart = proRata(cost, qtyU, qty);
   const marginPart = proRata(margin, qtyU, qty);
   const gross = pos.side === 'long' ? n - costPart : costPart - n;
-  await post('CONTRACT_MARGIN_UNLOCK', acct.escrow, acct.user, marginPart);
+  const postings: ClosePosting[] = [{ type: 'CONTRACT_MARGIN_UNLOCK', from: 'escrow', to: 'user', amount: marginPart }];
   let realized: bigint;
   if (gross >= 0n) {
-    await post('CONTRACT_CLOSE', acct.system, acct.user, gross);
+    postings.push({ type: 'CONTRACT_CLOSE', from: 'system', to: 'user', amount: gross });
     realized = gross;
   } else {
     const loss = -gross < marginPart ? -gross : marginPart;
-    await post('CONTRACT_CLOSE', acct.user, acct.system, loss);
+    postings.push({ type: 'CONTRACT_CLOSE', from: 'user', to: 'system', amount: loss });
     realized = -loss;
   }
   const feeDue = feeOf(n, feeRatio);
-  const budget = liquidation ? marginPart + (realized < 0n ? realized : 0n) : await hooks.budget(marginPart, realized);
-  const fee = feeDue < budget ? feeDue : budget > 0n ? budget : 0n;
-  await post('CONTRACT_CLOSE_FEE', acct.user, acct.system, fee);
-  await hooks.feePaid?.(fee);
+  const room = liquidation ? marginPart + (realized < 0n ? realized : 0n) : budget(marginPart, realized);
+  const fee = feeDue < room ? feeDue : room > 0n ? room : 0n;
+  postings.push({ type: 'CONTRACT_CLOSE_FEE', from: 'user', to: 'system', amount: fee });
   if (liquidation) {
     const rest = marginPart + (realized < 0n ? realized : 0n) - fee;
     if (rest > 0n) {
-      await post('CONTRACT_TRADE', acct.user, acct.system, rest);
+      postings.push({ type: 'CONTRACT_TRADE', from: 'user', to: 'system', amount: rest });
       realized -= rest;
     }
   }
-  return { qty, qtyU, cost, costPart, margin, marginPart, realized, fee };
+  return { qty, qtyU, cost, costPart, margin, marginPart, realized, fee, postings };
+}
+
+/**
+ * The postings of {@link planClose}, for a trading position and a copied one alike
+ * (server/copy/settle.ts), through `post`; `feePaid` runs right after the fee's posting.
+ */
+export async function settleClose(
+  post: PostFn,
+  acct: { user: AccountRef; escrow: AccountRef; system: AccountRef },
+  pos: { side: 'long' | 'short'; qty: string; cost: string; margin: string },
+  qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean,
+  hooks: { budget: (marginPart: bigint, realized: bigint) => bigint; feePaid?: (fee: bigint) => Promise<void> },
+): Promise<CloseSettlement> {
+  const { postings, ...plan } = planClose(pos, qtyWanted, n, feeRatio, liquidation, hooks.budget);
+  for (const p of postings) {
+    await post(p.type, acct[p.from], acct[p.to], p.amount);
+    if (p.type === 'CONTRACT_CLOSE_FEE') await hooks.feePaid?.(p.amount);
+  }
+  return plan;
 }
 
 export interface CloseResult {
@@ -274,9 +310,11 @@ export interface CloseResult {
 export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean, exceptOrderId = ''): Promise<CloseResult> {
   const wallet: Wallet = pos.contract;
   const post: PostFn = (type, from, to, amount) => mv(c, type, from, to, amount, pos.symbol);
+  // The fee is paid out of the wallet: what it holds once the margin part and the PnL came back.
+  const avail = liquidation ? 0n : await availableOf(c.trx, pos.user_id, wallet, COIN);
   const { qty, qtyU, cost, costPart, margin, marginPart, realized, fee } = await settleClose(
     post, { user: user(pos.user_id, wallet), escrow: escrow(wallet), system: system(wallet) }, pos, qtyWanted, n, feeRatio, liquidation, {
-      budget: () => availableOf(c.trx, pos.user_id, wallet, COIN),
+      budget: (part, pnl) => avail + part + pnl,
       feePaid: (paid) => feePaid(c, pos.user_id, wallet, paid, n, pos.symbol),
     },
   );
