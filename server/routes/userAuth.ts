@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Code, ok } from '../../src/protocol/envelope.ts';
 import {
-  authTypeBody, loginBody, MODIFY_WITHDRAW_LOCK_HOURS, registerBody, RESET_WITHDRAW_LOCK_HOURS, resetPasswordBody,
+  authTypeBody, loginBody, MODIFY_WITHDRAW_LOCK_HOURS, MSG, registerBody, RESET_WITHDRAW_LOCK_HOURS, resetPasswordBody,
   sendMailCodeBody, USER_MSG,
 } from '../../src/protocol/user.ts';
 import type { AuthTypeResult, LoginResult } from '../../src/protocol/user.ts';
@@ -114,13 +114,25 @@ export const userAuthRoutes: FastifyPluginAsync = async (app) => {
     const { db, clock, limits } = app.deps;
     const now = clock.now();
     if (!(await limits.mailPerIp.hit(req.ip, now))) reject(Code.tooManyRequests, USER_MSG.tooManyRequests);
-    const last = await lastIssuedAt(db, body.email, body.type);
+    if (body.type === 'security') {
+      // A security code is for a logged-in action: it goes to the session's own email and nowhere
+      // else (issue 26, Minor 16), so a typed address can neither receive it nor be probed.
+      const { user } = await requireUser(req);
+      if (body.email !== undefined && body.email !== user.email.toLowerCase()) reject(Code.badRequest, USER_MSG.securityEmailOnly);
+      const lastSecurity = await lastIssuedAt(db, user.email, 'security');
+      if (lastSecurity !== undefined && now - lastSecurity < MAIL_CODE_RESEND_MS) reject(Code.tooManyRequests, USER_MSG.resendWait);
+      await mailCode(req, user.email, 'security', now);
+      return ok(null, USER_MSG.codeSent);
+    }
+    // The schema requires the email for every other purpose.
+    const email = body.email ?? reject(Code.badRequest, MSG.emailRequired);
+    const last = await lastIssuedAt(db, email, body.type);
     if (last !== undefined && now - last < MAIL_CODE_RESEND_MS) reject(Code.tooManyRequests, USER_MSG.resendWait);
-    const user = await findUserByEmail(db, body.email);
+    const user = await findUserByEmail(db, email);
     if (body.type === 'register' && user) reject(Code.conflict, USER_MSG.emailTaken);
-    // NOTE: login/reset/security for an unknown email answer success but send nothing (no account enumeration).
+    // NOTE: login/reset for an unknown email answer success but send nothing (no account enumeration).
     if (body.type !== 'register' && !user) return ok(null, USER_MSG.codeSent);
-    await mailCode(req, body.email, body.type, now);
+    await mailCode(req, email, body.type, now);
     return ok(null, USER_MSG.codeSent);
   });
 

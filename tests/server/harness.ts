@@ -145,8 +145,9 @@ export async function lastCode(h: Harness, email: string): Promise<string> {
   return mail.code;
 }
 
-export async function sendCode(h: Harness, email: string, type: 'register' | 'login' | 'reset' | 'security'): Promise<string> {
-  const r = await call(h, '/user/sendMailCode', { body: { email, type } });
+/** Mails a code and reads it back; a 'security' code needs the session's `token` (it goes to that account's email only). */
+export async function sendCode(h: Harness, email: string, type: 'register' | 'login' | 'reset' | 'security', token?: string): Promise<string> {
+  const r = await call(h, '/user/sendMailCode', { body: { email, type }, ...(token !== undefined ? { token } : {}) });
   if (r.code !== 200) throw new Error(`sendMailCode ${type} for ${email}: ${r.code} ${r.msg}`);
   return lastCode(h, email);
 }

@@ -33,7 +33,7 @@ describe('wallet history', () => {
     expect(tr.code).toBe(200);
     const t1 = m.h.clock.now();
     m.h.clock.advance(61_000);
-    const code = await sendCode(m.h, email, 'security');
+    const code = await sendCode(m.h, email, 'security', u.token);
     const w = (await call<Withdrawal>(m.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { coin: 'USDT', network: 'TRC20', address: TRON, amount: '10', code } })).data;
 
     const get = async (q: string) => (await call<Page<HistoryRow>>(m.h, `${api(MONEY_PATHS.history)}${q}`, { token: u.token })).data;
@@ -98,7 +98,7 @@ describe('responses follow the protocol schemas (src/protocol/api.ts)', () => {
     const u = await m.user(email);
     await call(m.h, api(MONEY_PATHS.devDeposit), { body: { email, coin: 'USDT', network: 'ERC20', amount: '30' } });
     m.h.clock.advance(61_000);
-    const code = await sendCode(m.h, email, 'security');
+    const code = await sendCode(m.h, email, 'security', u.token);
     await call(m.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { coin: 'USDT', network: 'TRC20', address: TRON, amount: '10', code } });
     const q = await call<{ quoteId: string }>(m.h, '/convert/quote', { token: u.token, body: { from: 'USDT', to: 'ETH', amount: '25' } });
     await call(m.h, '/convert', { token: u.token, body: { quoteId: q.data.quoteId } });

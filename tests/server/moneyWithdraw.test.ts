@@ -23,9 +23,9 @@ beforeAll(async () => {
 afterAll(async () => m.close());
 
 /** A fresh mail code of type 'security' (moves the clock past the resend window). */
-async function code(email: string): Promise<string> {
+async function code(email: string, token: string): Promise<string> {
   m.h.clock.advance(61_000);
-  return sendCode(m.h, email, 'security');
+  return sendCode(m.h, email, 'security', token);
 }
 
 function withdraw(token: string, body: Record<string, unknown>) {
@@ -58,8 +58,8 @@ describe('withdrawal form rules', () => {
     expect((await withdraw(u.token, { code: undefined })).msg).toBe(WALLET_MSG.codeRequired);
     expect((await withdraw(u.token, { code: '123456' })).msg).toBe(WALLET_MSG.codeInvalid);
     // 10 000 + 1 fee > 10 000 available.
-    expect((await withdraw(u.token, { amount: '10000', code: await code(email) })).msg).toBe(WALLET_MSG.insufficientBalance);
-    expect((await withdraw(u.token, { amount: '9999', code: await code(email) })).code).toBe(200);
+    expect((await withdraw(u.token, { amount: '10000', code: await code(email, u.token) })).msg).toBe(WALLET_MSG.insufficientBalance);
+    expect((await withdraw(u.token, { amount: '9999', code: await code(email, u.token) })).code).toBe(200);
     expect(await m.balance(u.token, 'fund', 'USDT')).toBe('0.000000');
   });
 });
@@ -68,7 +68,7 @@ describe('holds and statuses', () => {
   it('accepting holds amount + fee; cancel while pending releases it; then cancel is refused', async () => {
     const email = 'w-cancel@example.com';
     const u = await m.user(email);
-    const r = await withdraw(u.token, { code: await code(email) });
+    const r = await withdraw(u.token, { code: await code(email, u.token) });
     expect([r.code, r.msg]).toEqual([200, WALLET_MSG.withdrawalSubmitted]);
     const w = r.data as Withdrawal;
     expect(w).toMatchObject({ status: 'pending', amount: '100.000000', fee: '1.000000', total: '101.000000', address: TRON });
@@ -86,8 +86,8 @@ describe('holds and statuses', () => {
   it('approve → processing → completed one block later with a txid; reject releases the hold', async () => {
     const email = 'w-review@example.com';
     const u = await m.user(email);
-    const a = (await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '50', code: await code(email) })).data as Withdrawal;
-    const b = (await withdraw(u.token, { amount: '30', code: await code(email) })).data as Withdrawal;
+    const a = (await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '50', code: await code(email, u.token) })).data as Withdrawal;
+    const b = (await withdraw(u.token, { amount: '30', code: await code(email, u.token) })).data as Withdrawal;
     expect(await m.balance(u.token, 'fund', 'USDT')).toBe(`${10000 - 55 - 31}.000000`);
     const approve = await call<Withdrawal>(m.h, api(MONEY_PATHS.devReview), { body: { id: a.id, decision: 'approve' } });
     expect(approve.data.status).toBe('processing');
@@ -125,7 +125,7 @@ describe('security step and password locks', () => {
     m.h.clock.advance(30_000);
     const info = await call<WithdrawInfo>(m.h, `${api(MONEY_PATHS.withdrawInfo)}?coin=USDT&network=TRC20`, { token: u.token });
     expect(info.data.security).toBe('google');
-    expect((await withdraw(u.token, { code: await code(email) })).msg).toBe(WALLET_MSG.codeInvalid);
+    expect((await withdraw(u.token, { code: await code(email, u.token) })).msg).toBe(WALLET_MSG.codeInvalid);
     const c = now();
     expect((await withdraw(u.token, { code: c })).code).toBe(200);
     expect((await withdraw(u.token, { code: c })).msg).toBe(WALLET_MSG.codeInvalid);
@@ -136,7 +136,7 @@ describe('security step and password locks', () => {
     const u = await m.user(email);
     const changedAt = m.h.clock.now();
     expect((await call(m.h, '/user/modify-password', { token: u.token, body: { oldPassword: 'secret12', password: 'secret34', confirmPassword: 'secret34' } })).code).toBe(200);
-    const c = await code(email);
+    const c = await code(email, u.token);
     const r = await withdraw(u.token, { code: c });
     expect([r.code, r.msg]).toEqual([403, WALLET_MSG.lockedAfterChange]);
     expect(r.data).toEqual({ reason: 'change', until: changedAt + 24 * HOUR, leftMs: changedAt + 24 * HOUR - m.h.clock.now() });
@@ -147,16 +147,16 @@ describe('security step and password locks', () => {
     expect([last.code, (last.data as WithdrawLock).leftMs]).toEqual([403, 1]);
     m.h.clock.t = changedAt + 24 * HOUR;
     // The lock is over (the earlier code has expired by now: a fresh one).
-    const ok = await withdraw(u.token, { code: await code(email) });
+    const ok = await withdraw(u.token, { code: await code(email, u.token) });
     expect(ok.code).toBe(200);
   });
 
   it('a password change cancels every pending withdrawal asked for before it and returns the funds, said in the wallet history (issue 29)', async () => {
     const email = 'w-change-pending@example.com';
     const u = await m.user(email);
-    const a = (await withdraw(u.token, { amount: '100', code: await code(email) })).data as Withdrawal;
-    const b = (await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '50', code: await code(email) })).data as Withdrawal;
-    const c = (await withdraw(u.token, { amount: '30', code: await code(email) })).data as Withdrawal;
+    const a = (await withdraw(u.token, { amount: '100', code: await code(email, u.token) })).data as Withdrawal;
+    const b = (await withdraw(u.token, { network: 'ERC20', address: EVM, amount: '50', code: await code(email, u.token) })).data as Withdrawal;
+    const c = (await withdraw(u.token, { amount: '30', code: await code(email, u.token) })).data as Withdrawal;
     // One is already approved (on its way to the chain): it stays as it is.
     expect((await call<Withdrawal>(m.h, api(MONEY_PATHS.devReview), { body: { id: c.id, decision: 'approve' } })).data.status).toBe('processing');
     expect(await m.balance(u.token, 'fund', 'USDT')).toBe(`${10000 - 101 - 55 - 31}.000000`);
@@ -191,7 +191,7 @@ describe('security step and password locks', () => {
   it('a password reset cancels the pending withdrawals too', async () => {
     const email = 'w-reset-pending@example.com';
     const u = await m.user(email);
-    const a = (await withdraw(u.token, { amount: '200', code: await code(email) })).data as Withdrawal;
+    const a = (await withdraw(u.token, { amount: '200', code: await code(email, u.token) })).data as Withdrawal;
     m.h.clock.advance(61_000);
     const resetCode = await sendCode(m.h, email, 'reset');
     expect((await call(m.h, '/user/resetPassword', { body: { email, code: resetCode, password: 'secret99', confirmPassword: 'secret99' } })).code).toBe(200);
@@ -210,11 +210,11 @@ describe('security step and password locks', () => {
     expect((await call(m.h, '/user/resetPassword', { body: { email, code: resetCode, password: 'secret99', confirmPassword: 'secret99' } })).code).toBe(200);
     const token = await login(m.h, email, 'secret99');
     m.h.clock.t = resetAt + 24 * HOUR;
-    const r = await withdraw(token, { code: await code(email) });
+    const r = await withdraw(token, { code: await code(email, token) });
     expect([r.code, r.msg]).toEqual([403, WALLET_MSG.lockedAfterReset]);
     expect(r.data).toMatchObject({ reason: 'reset', until: resetAt + 48 * HOUR });
     m.h.clock.t = resetAt + 48 * HOUR;
-    expect((await withdraw(token, { code: await code(email) })).code).toBe(200);
+    expect((await withdraw(token, { code: await code(email, token) })).code).toBe(200);
   });
 });
 
@@ -225,7 +225,7 @@ describe('code guessing', () => {
       const email = 'w-guess@example.com';
       const u = await limited.user(email);
       limited.h.clock.advance(61_000);
-      const good = await sendCode(limited.h, email, 'security');
+      const good = await sendCode(limited.h, email, 'security', u.token);
       const body = { coin: 'USDT', network: 'TRC20', address: TRON, amount: '10' };
       for (let i = 0; i < 5; i += 1) {
         const bad = await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: '000000' === good ? '111111' : '000000' } });
@@ -234,7 +234,7 @@ describe('code guessing', () => {
       const blocked = await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: good } });
       expect([blocked.code, blocked.msg]).toEqual([429, WALLET_MSG.tooManyAttempts]);
       limited.h.clock.advance(15 * 60_000);
-      const fresh = await sendCode(limited.h, email, 'security');
+      const fresh = await sendCode(limited.h, email, 'security', u.token);
       expect((await call(limited.h, api(MONEY_PATHS.withdraw), { token: u.token, body: { ...body, code: fresh } })).code).toBe(200);
     } finally {
       await limited.close();
@@ -253,13 +253,13 @@ describe('development fast-forward', () => {
     await call(m.h, api(MONEY_PATHS.devDeposit), { body: { email, coin: 'BTC', network: 'Bitcoin', amount: '0.01' } });
     const ff = await call<{ withdrawLockUntil: number; deposits: number }>(m.h, api(MONEY_PATHS.devFastForward), { body: { email, hours: 47 } });
     expect(ff.data.deposits).toBe(1);
-    const locked = await withdraw(token, { code: await code(email) });
+    const locked = await withdraw(token, { code: await code(email, token) });
     expect([locked.code, locked.msg, (locked.data as WithdrawLock).reason]).toEqual([403, WALLET_MSG.lockedAfterReset, 'reset']);
     expect((locked.data as WithdrawLock).leftMs).toBeLessThanOrEqual(HOUR);
     await m.jobs();
     expect(await m.balance(token, 'fund', 'BTC')).toBe('0.01000000');
     await call(m.h, api(MONEY_PATHS.devFastForward), { body: { email, hours: 1 } });
-    expect((await withdraw(token, { code: await code(email) })).code).toBe(200);
+    expect((await withdraw(token, { code: await code(email, token) })).code).toBe(200);
     expect((await call(m.h, api(MONEY_PATHS.devFastForward), { body: { email: 'nobody@example.com', hours: 1 } })).msg).toBe(WALLET_MSG.userNotFound);
   });
 });

@@ -56,6 +56,34 @@ describe('/api/user: sendMailCode, register, authType, login, logout, info', () 
       }
       await expect(lastCode(h, 'ghost@example.com')).rejects.toThrow();
     });
+
+    it("a security code goes only to the logged-in account's own email (issue 26, Minor 16)", async () => {
+      await register(h, 'owner@example.com');
+      const token = await login(h, 'owner@example.com');
+      await register(h, 'victim@example.com');
+      h.clock.advance(61_000);
+      const mailsTo = async (email: string) => (await h.db.selectFrom('outbox').select('id').where('to_email', '=', email).execute()).length;
+      const victimBefore = await mailsTo('victim@example.com');
+      // a guest cannot ask for one, whatever address it types
+      const guest = await call(h, '/user/sendMailCode', { body: { email: 'victim@example.com', type: 'security' } });
+      expect(guest.code).toBe(401);
+      // a logged-in user typing another account's (or any other) address is refused, and nothing is mailed
+      for (const email of ['victim@example.com', 'stranger@example.com']) {
+        const r = await call(h, '/user/sendMailCode', { token, body: { email, type: 'security' } });
+        expect([r.code, r.msg], email).toEqual([400, USER_MSG.securityEmailOnly]);
+      }
+      expect(await mailsTo('victim@example.com')).toBe(victimBefore);
+      expect(await mailsTo('stranger@example.com')).toBe(0);
+      // without an address (what the withdrawal screen sends) it goes to the session's email
+      const r = await call(h, '/user/sendMailCode', { token, body: { type: 'security' } });
+      expect([r.code, r.msg]).toEqual([200, USER_MSG.codeSent]);
+      const mail = (await h.db.selectFrom('outbox').selectAll().where('to_email', '=', 'owner@example.com').orderBy('id', 'desc').executeTakeFirstOrThrow());
+      expect(mail.subject).toBe('Your security verification code');
+      // its own address, in any case, is fine too (after the resend window)
+      h.clock.advance(61_000);
+      const own = await call(h, '/user/sendMailCode', { token, body: { email: 'Owner@Example.com', type: 'security' } });
+      expect(own.code).toBe(200);
+    });
   });
 
   describe('register', () => {

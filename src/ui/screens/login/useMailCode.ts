@@ -10,7 +10,10 @@ export interface MailCode {
   /** Seconds left before another code may be sent; 0 when available. */
   remaining: number;
   pending: boolean;
-  /** Sends a code for `purpose` to `email`; resolves true when the server accepted it. */
+  /**
+   * Sends a code for `purpose` to `email`; resolves true when the server accepted it. A 'security'
+   * code sends no address at all: the server mails the session's own email (issue 26, Minor 16).
+   */
   send: (email: string) => Promise<boolean>;
 }
 
@@ -31,7 +34,7 @@ export function useMailCode(purpose: MailCodePurpose): MailCode {
         const env = await api.request<unknown>({
           method: 'POST',
           path: '/user/sendMailCode',
-          body: { email: email.trim(), type: purpose },
+          body: purpose === 'security' ? { type: purpose } : { email: email.trim(), type: purpose },
         });
         toast.success(env.msg);
         start();

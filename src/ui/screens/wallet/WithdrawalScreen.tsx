@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalStateName } from '../../../machines/withdrawalMachine.ts';
@@ -37,17 +36,21 @@ function LockBanner({ lock, onRefresh }: { lock: NonNullable<WithdrawInfo['lock'
   );
 }
 
-/** The security step's code field: the authenticator code when bound, else an email code with Send code. */
+/**
+ * The security step's code field: the authenticator code when bound, else an email code with Send
+ * code. The code goes to the account's own email (the server refuses any other, issue 26 Minor 16),
+ * so the step names that address, masked, and never asks for one, even after a reload.
+ */
 function CodeField({ info, value, error, disabled, onChange }: { info: WithdrawInfo; value: string; error: string | undefined; disabled: boolean; onChange: (v: string) => void }) {
   const { t } = useTranslation('wallet');
   const session = useSession();
   const mail = useMailCode('security');
-  const [email, setEmail] = useState(session.email);
   const google = info.security === 'google';
+  const masked = session.userInfo?.cover_email ?? '';
   return (
     <>
-      {!google && session.email === '' ? (
-        <FormField label={t('auth:email')} type="email" autoComplete="email" value={email} onValueChange={setEmail} disabled={disabled} />
+      {!google ? (
+        <p className="acct-muted" data-testid="withdraw-code-to">{masked !== '' ? t('codeToAccount', { email: masked }) : t('codeToAccountEmail')}</p>
       ) : null}
       <FormField
         label={google ? t('googleCode') : t('emailCode')}
@@ -59,7 +62,7 @@ function CodeField({ info, value, error, disabled, onChange }: { info: WithdrawI
         error={error}
         disabled={disabled}
         data-testid="withdraw-code"
-        suffix={google ? undefined : <SendCodeButton remaining={mail.remaining} pending={mail.pending} onSend={() => void mail.send(email)} />}
+        suffix={google ? undefined : <SendCodeButton remaining={mail.remaining} pending={mail.pending} onSend={() => void mail.send('')} />}
       />
     </>
   );
