@@ -11,7 +11,9 @@ import type { Market } from './views.ts';
  *   margin of their open positions (the capital they had d days ago, as far as trading goes);
  * - win rate: closing fills with a profit / closing fills, 90 days;
  * - followers: active copies; assets under copy: their cash + the margin of their open copied positions;
- * - series: the cumulative PnL after each fill of the last 30 days (at most 40 points), from 0.
+ * - series: the cumulative PnL after each fill of the last 30 days (at most 40 points), from 0, and
+ *   the time of each point (seriesTimes; the first is the first fill's);
+ * - historyDays: days since their first fill here ({@link historyDays}).
  */
 
 export const DAY_MS = 86_400_000;
@@ -27,6 +29,17 @@ export function percent(part: bigint, whole: bigint): string {
   const hundredths = (a * 10_000n) / whole;
   const s = `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
   return neg && hundredths > 0n ? `-${s}` : s;
+}
+
+/**
+ * Days of trading history: from the trader's first fill here to `now`, whole days rounded up (a
+ * trader who started an hour ago has 1), 0 without a fill. A 30D figure of a trader with 7 days or
+ * less of history is the 7D figure again: the page shows such a window as not covered yet.
+ */
+export function historyDays(firstFillAt: number | null, now: number): number {
+  if (firstFillAt === null || firstFillAt === undefined) return 0;
+  const span = Math.max(0, now - Number(firstFillAt));
+  return Math.max(1, Math.ceil(span / DAY_MS));
 }
 
 export async function traderFigures(db: Db, traderId: number, row: { nickname: string; bio: string; simulated: number; created_at: number }, now: number): Promise<CopyTrader> {
@@ -55,12 +68,17 @@ export async function traderFigures(db: Db, traderId: number, row: { nickname: s
   }
   const recent = fills.filter((f) => f.created_at >= now - 30 * DAY_MS);
   const cumulative: bigint[] = [0n];
+  const times: number[] = [recent[0]?.created_at ?? now];
   let acc = 0n;
   for (const f of recent) {
     acc += parseMinor(f.realized_pnl) - parseMinor(f.fee);
     cumulative.push(acc);
+    times.push(f.created_at);
   }
-  const series = cumulative.length <= SERIES_POINTS ? cumulative : Array.from({ length: SERIES_POINTS }, (_, i) => cumulative[Math.round((i * (cumulative.length - 1)) / (SERIES_POINTS - 1))] ?? 0n);
+  const pick = <T>(xs: readonly T[], fallback: T): T[] =>
+    xs.length <= SERIES_POINTS ? [...xs] : Array.from({ length: SERIES_POINTS }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (SERIES_POINTS - 1))] ?? fallback);
+  const series = pick(cumulative, 0n);
+  const first = await db.selectFrom('trade_fills').select((eb) => eb.fn.min<number>('created_at').as('t')).where('user_id', '=', traderId).executeTakeFirst();
   return {
     id: traderId,
     nickname: row.nickname,
@@ -76,6 +94,8 @@ export async function traderFigures(db: Db, traderId: number, row: { nickname: s
     followers: follows.length,
     aum: usdt(aum),
     series: series.map(usdt),
+    seriesTimes: pick(times, now),
+    historyDays: historyDays(first?.t ?? null, now),
     since: row.created_at,
   };
 }

@@ -211,6 +211,14 @@ export interface CopyTrader {
   aum: string;
   /** Cumulative PnL after each of the last trades (30 days), oldest first, starting at '0'. */
   series: string[];
+  /** Unix ms of each point of `series` (the starting 0 at the first trade's time). */
+  seriesTimes: number[];
+  /**
+   * Whole days since the trader's first trade here, rounded up (0: none yet). A window longer than
+   * the previous one adds nothing while the history fits the shorter one (a trader active one day has
+   * the same 7D, 30D and 90D figures): the page shows such a window as not covered yet.
+   */
+  historyDays: number;
   since: number;
 }
 

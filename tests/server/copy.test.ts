@@ -4,7 +4,7 @@ import type { CopyApplication, CopyFollow, CopyOrder, CopyPosition, CopyTrader, 
 import { COPY_MSG } from '../../src/protocol/copy.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { Balance } from '../../src/protocol/trading.ts';
-import { call } from './harness.ts';
+import { call, login } from './harness.ts';
 import { startCopy } from './copyHarness.ts';
 import type { CopyHarness } from './copyHarness.ts';
 
@@ -260,5 +260,37 @@ describe('copy trading over HTTP', () => {
     const hist = await call<Page<unknown>>(ch.h, `/copy/traders/${a.id}/history`);
     expect(hist.data.total).toBe(2);
     expect((await call(ch.h, '/copy/traders/123')).code).toBe(404);
+  });
+
+  it('each window counts its own fills and the history length is told (issue 26, Minor 19)', async () => {
+    const DAY = 86_400_000;
+    const a = await ch.leader('a@example.com', 'Steady');
+    const one = await ch.leader('b@example.com', 'Newcomer');
+    const figures = async (id: number) => (await call<CopyTrader>(ch.h, `/copy/traders/${id}`)).data;
+    expect((await figures(a.id)).historyDays).toBe(0);
+    // a round trip 40 days ago, one 10 days ago, one today: each -6.00 or so in fees, +100 each
+    for (const ago of [40, 10, 0]) {
+      const token = await login(ch.h, 'a@example.com'); // a session does not last 40 days
+      ch.source.setPrice('BTCUSDT', 60_000);
+      await ch.engine.idle();
+      expect((await ch.order(token, { qty: 0.1 })).code).toBe(200);
+      ch.source.setPrice('BTCUSDT', 61_000);
+      await ch.engine.idle();
+      expect((await ch.order(token, { kind: 'marketClose', side: 'sell', qty: 0.1 })).code).toBe(200);
+      if (ago > 0) ch.h.clock.advance((ago - (ago === 40 ? 10 : 0)) * DAY);
+    }
+    expect((await ch.order(await login(ch.h, 'b@example.com'), { qty: 0.1 })).code).toBe(200);
+    const f = await figures(a.id);
+    // 100 − 3 − 3.05 per round trip
+    expect([f.pnl7, f.pnl30, f.pnl90].map(Number)).toEqual([93.95, 187.9, 281.85]);
+    expect(f.historyDays).toBe(41); // 40 days and the minutes the logins moved the clock, rounded up
+    // the last 30 days: two round trips, five points from 0, each with its fill's time
+    expect(f.series.map(Number)).toEqual([0, -3, 93.95, 90.95, 187.9]);
+    expect(f.seriesTimes).toHaveLength(5);
+    expect(f.seriesTimes[0]).toBe(f.seriesTimes[1]);
+    expect((f.seriesTimes[4] ?? 0) - (f.seriesTimes[0] ?? 0)).toBeGreaterThanOrEqual(10 * DAY);
+    const n = await figures(one.id);
+    expect(n.historyDays).toBe(1);
+    expect([n.pnl7, n.pnl30, n.pnl90]).toEqual(['-3.050000', '-3.050000', '-3.050000']); // opened at 61 000: fee 3.05, the same in every window
   });
 });

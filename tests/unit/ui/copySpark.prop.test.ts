@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sparkPoints, sparkZeroY } from '../../../src/ui/screens/copy/copyModel.ts';
+import { sparkPoints, sparkYTicks, sparkZeroY, windowCovered } from '../../../src/ui/screens/copy/copyModel.ts';
 
 const H = 140;
 const W = 640;
@@ -35,6 +35,44 @@ describe('sparkZeroY', () => {
       fc.property(pnl, fc.boolean(), (values, up) => {
         const oneSide = values.map((v) => (up ? Math.abs(v) + 0.01 : -Math.abs(v) - 0.01));
         expect(sparkZeroY(oneSide, H)).toBeNull();
+      }),
+    );
+  });
+});
+
+describe('sparkYTicks (issue 26, Minor 19: the chart has value labels)', () => {
+  it('labels the highest and lowest value where sparkPoints draws them, and 0 when it lies between', () => {
+    fc.assert(
+      fc.property(pnl, (values) => {
+        const ticks = sparkYTicks(values, H);
+        const min = Math.min(...values);
+        const max = Math.max(...values);
+        if (min === max) {
+          expect(ticks).toEqual([{ value: max, y: H / 2 }]);
+          return;
+        }
+        expect(ticks[0]?.value).toBe(max);
+        expect(ticks.at(-1)?.value).toBe(min);
+        expect(ticks.some((t) => t.value === 0)).toBe(min < 0 && max > 0);
+        const ys0 = ys(values);
+        for (const t of ticks) {
+          const i = values.indexOf(t.value);
+          if (i >= 0) expect(Math.abs(t.y - (ys0[i] ?? NaN))).toBeLessThanOrEqual(0.05 + 1e-9);
+        }
+        for (let i = 1; i < ticks.length; i += 1) expect(ticks[i]!.y).toBeGreaterThan(ticks[i - 1]!.y);
+      }),
+    );
+  });
+});
+
+describe('windowCovered', () => {
+  it('7D always; 30D once the history is longer than 7 days; 90D once longer than 30; no history length: covered', () => {
+    fc.assert(
+      fc.property(fc.nat(400), (days) => {
+        expect(windowCovered(7, days)).toBe(true);
+        expect(windowCovered(30, days)).toBe(days > 7);
+        expect(windowCovered(90, days)).toBe(days > 30);
+        expect(windowCovered(90, undefined)).toBe(true);
       }),
     );
   });

@@ -14,10 +14,10 @@ import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { FOLLOW, UNFOLLOW } from './CopyScreen.tsx';
-import { pct, signedUsdt, trendClass, usdt } from './copyModel.ts';
+import { pct, signedUsdt, trendClass, usdt, windowCovered } from './copyModel.ts';
 import { FollowDialog } from './FollowDialog.tsx';
 import { MyCopies } from './MyCopies.tsx';
-import { Sparkline } from './Sparkline.tsx';
+import { PnlChart } from './PnlChart.tsx';
 import { UnfollowDialog } from './UnfollowDialog.tsx';
 import { ON_COPY } from './useCopyData.ts';
 import './copy.css';
@@ -52,11 +52,16 @@ export function CopyTraderScreen() {
   const tr = detail.load.data;
   const copy = () => (loggedIn ? sendFollow({ type: 'follow.open', trader: { id: tr.id, nickname: tr.nickname } }) : navigate(loginHref));
   const fills = history.load.status === 'ready' ? history.load.data : null;
-  const figures: [string, string, string][] = [
-    ['roi7', pct(tr.roi7), trendClass(tr.roi7)], ['roi30', pct(tr.roi30), trendClass(tr.roi30)], ['roi90', pct(tr.roi90), trendClass(tr.roi90)],
-    ['pnl7', signedUsdt(tr.pnl7), trendClass(tr.pnl7)], ['pnl30', signedUsdt(tr.pnl30), trendClass(tr.pnl30)], ['pnl90', signedUsdt(tr.pnl90), trendClass(tr.pnl90)],
-    ['winRate', `${Number(tr.winRate).toFixed(2)}%`, ''], ['followers', String(tr.followers), ''], ['aum', usdt(tr.aum), ''],
+  // A window the trader's history does not cover beyond the shorter one shows '—' (issue 26, Minor 19).
+  type Figure = [key: string, shown: string, cls: string, covered: boolean];
+  const windowed = (key: string, d: number, v: string, show: (x: string) => string): Figure =>
+    windowCovered(d, tr.historyDays) ? [key, show(v), trendClass(v), true] : [key, '—', 'cp-na', false];
+  const figures: Figure[] = [
+    windowed('roi7', 7, tr.roi7, pct), windowed('roi30', 30, tr.roi30, pct), windowed('roi90', 90, tr.roi90, pct),
+    windowed('pnl7', 7, tr.pnl7, signedUsdt), windowed('pnl30', 30, tr.pnl30, signedUsdt), windowed('pnl90', 90, tr.pnl90, signedUsdt),
+    ['winRate', `${Number(tr.winRate).toFixed(2)}%`, '', true], ['followers', String(tr.followers), '', true], ['aum', usdt(tr.aum), '', true],
   ];
+  const partial = figures.some(([, , , ok]) => !ok);
   return (
     <div className="cp-page">
       <Link className="cp-link cp-back" to="/copy">← {t('backToList')}</Link>
@@ -75,10 +80,13 @@ export function CopyTraderScreen() {
       </header>
       <section className="cp-card" aria-label={t('chartLabel', { name: tr.nickname })}>
         <dl className="cp-figures">
-          {figures.map(([k, v, c]) => <div key={k}><dt>{t(k)}</dt><dd className={`rf-num ${c}`}>{v}</dd></div>)}
+          {figures.map(([k, v, c, ok]) => (
+            <div key={k}><dt>{t(k)}</dt><dd className={`rf-num ${c}`} data-testid={`cp-fig-${k}`} title={ok ? undefined : t('notCovered')}>{v}{ok ? null : <span className="rf-sr-only">{t('notCovered')}</span>}</dd></div>
+          ))}
         </dl>
+        {partial ? <p className="cp-history-note" data-testid="cp-history-note">{t('historyNote', { count: tr.historyDays })}</p> : null}
         <p className="cp-chart-title">{t('chartTitle')}</p>
-        {tr.series.length < 2 ? <EmptyState text={t('chartEmpty')} /> : <Sparkline series={tr.series} label={t('chartLabel', { name: tr.nickname })} width={640} height={140} fluid />}
+        {tr.series.length < 2 ? <EmptyState text={t('chartEmpty')} /> : <PnlChart series={tr.series} times={tr.seriesTimes} label={t('chartLabel', { name: tr.nickname })} valueLabel={t('chartValues')} />}
       </section>
       <section className="cp-card" aria-labelledby={`${hid}-pos`}>
         <h2 id={`${hid}-pos`}>{t('positionsTitle')}</h2>

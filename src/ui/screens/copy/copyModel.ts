@@ -63,3 +63,35 @@ export function sparkPoints(values: readonly number[], w: number, h: number, pad
     })
     .join(' ');
 }
+
+/** The figure windows of a trader page, in days, shortest first. */
+export const FIGURE_WINDOWS = [7, 30, 90] as const;
+
+/**
+ * Whether the `days` window says something the shorter one does not (issue 26, Minor 19): the
+ * shortest always does; a longer one once the trader's history is longer than the previous window
+ * (with 7 days of history or less, the 30D and 90D figures are the 7D figure again). A figure from
+ * before `historyDays` existed (an old recording) counts as covered.
+ */
+export function windowCovered(days: number, historyDays: number | undefined): boolean {
+  const i = FIGURE_WINDOWS.findIndex((d) => d === days);
+  if (i <= 0 || historyDays === undefined) return true;
+  return historyDays > (FIGURE_WINDOWS[i - 1] ?? 0);
+}
+
+/**
+ * The value labels of a PnL chart's y axis: the highest and lowest value, and 0 when it lies
+ * strictly between them, each with its y in the same box as {@link sparkPoints} (top first). One
+ * label for a flat line.
+ */
+export function sparkYTicks(values: readonly number[], h: number, pad = 2): { value: number; y: number }[] {
+  if (values.length === 0) return [];
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  if (max === min) return [{ value: max, y: h / 2 }];
+  const yOf = (v: number) => pad + (h - 2 * pad) * (1 - (v - min) / (max - min));
+  const ticks = [{ value: max, y: yOf(max) }];
+  if (min < 0 && max > 0) ticks.push({ value: 0, y: yOf(0) });
+  ticks.push({ value: min, y: yOf(min) });
+  return ticks;
+}
