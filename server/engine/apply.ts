@@ -1,0 +1,769 @@
+import type { DepthSnapshot } from '../../src/protocol/market.ts';
+import { netUnits } from '../../src/protocol/netting.ts';
+import { REFERRAL_WALLET, rebateOf } from '../../src/protocol/referral.ts';
+import { TRADE_MSG } from '../../src/protocol/trading.ts';
+import type { CancelReason, PlaceOrderParsed } from '../../src/protocol/trading.ts';
+import type { editOrderBody } from '../../src/protocol/trading.ts';
+import type { z } from 'zod';
+import { applyPosting, balanceKey, SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
+import type { BalanceKey } from '../db/ledgerRule.ts';
+import { parseMinor, toMinor } from '../db/money.ts';
+import type { LedgerType } from '../db/repos/ledger.ts';
+import type { Wallet } from '../db/schema.ts';
+import { Rejection } from '../http/errors.ts';
+import type { AccountRef } from '../ledger/post.ts';
+import { isReduceOnly, orderDefaults, reject as bad } from '../trading/execute.ts';
+import type { MarketView } from '../trading/execute.ts';
+import { bracketFor, entryPrice, feeOf, initialMargin, makerRate, notional, proRata, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
+import type { Rules } from '../trading/formulas.ts';
+import { BOOK_DEPTH, takeFromBook, wouldTake } from '../trading/matching.ts';
+import { checkEdit, checkPlacement, checkSameOrder, checkTpsl, editNeedsPosition, TPSL_KINDS } from '../trading/orders.ts';
+import { chargeSplit, COIN, grownPosition, planClose, REDUCE_KINDS, SettlementError } from '../trading/settle.ts';
+import type { Execution } from '../trading/matching.ts';
+import type { FillRow, OrderRow, PositionRow } from '../trading/store.ts';
+import { dueStep } from '../trading/triggers.ts';
+import type { Step } from '../trading/triggers.ts';
+import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
+import { clientKey, idOf, positionKey } from './state.ts';
+import type { EngineState, MarketQuote, OrderSide } from './state.ts';
+
+/**
+ * The in-memory engine (issue 28 step 1, docs/SCALING.md): `apply(state, command, seq, t)` changes
+ * the state and returns the outcome, synchronously, with no database, clock or randomness (time is
+ * `t`, ids derive from `seq`). The money rules are the SQL engine's (server/trading): the checks
+ * of a placement and an edit (checkPlacement / checkEdit), the close settlement (planClose), the
+ * charge split, netting, matching against the book, the formulas, the ledger rule (applyPosting)
+ * are the same functions; what is here is the order of the steps, which mirrors
+ * server/trading/orders.ts, execute.ts, settle.ts, triggers.ts and engine.ts function by function
+ * (the differential property test, tests/server/engineState.prop.test.ts, runs both on the same
+ * commands and compares every outcome, balance, position, order, fill and posting).
+ *
+ * All or nothing, as the SQL engine's transaction: a refusal undoes every change of the command
+ * (an undo log), and in a market check each triggered order is its own step (a step the account
+ * cannot carry is undone and the order canceled, as the SQL engine does with two transactions).
+ *
+ * NOT the production path: the SQL engine stays it until every command runs here (no half-wired switch).
+ */
+
+type EditParsed = z.output<typeof editOrderBody>;
+
+export type Command =
+  | { type: 'place'; userId: number; body: PlaceOrderParsed }
+  | { type: 'cancel'; userId: number; by: { orderId?: string | undefined; clientOrderId?: string | undefined } }
+  | { type: 'edit'; userId: number; body: EditParsed }
+  | { type: 'close'; userId: number; body: { positionId: string; qty?: number | undefined; price?: number | null | undefined; clientOrderId?: string | undefined } }
+  | { type: 'closeAll'; userId: number; filter: { symbol?: string | undefined; contract?: 'perp' | 'std' | undefined } }
+  | { type: 'tpsl'; userId: number; body: { positionId: string; tp: number | null; sl: number | null } }
+  /** Between two of the user's wallets (a futures wallet in or out), `amount` a decimal string as the route takes it. */
+  | { type: 'transfer'; userId: number; from: Wallet; to: Wallet; coin: string; amount: string }
+  /** The market moved (a burst of frames): the prices and book now, then the checks (triggers, limit crossings, TP/SL, liquidation). */
+  | { type: 'market'; symbol: string; last: number; mark: number; book?: MarketQuote['book'] | undefined }
+  /** The book changed with no trade (takers walk it; nothing is checked). */
+  | { type: 'book'; symbol: string; book: MarketQuote['book'] };
+
+/** One ledger posting of the outcome (the projector writes it as two ledger rows). */
+export interface PostingEvent {
+  type: LedgerType;
+  from: AccountRef;
+  to: AccountRef;
+  coin: string;
+  amount: bigint;
+  /** The pair (ledger_refs). */
+  symbol?: string;
+  /** The type of the incoming row when it differs (WALLET_TRANSFER_IN). */
+  inType?: LedgerType;
+}
+
+/** A referral rebate record (referral_rebates / referral_invitees rows; the credit itself is a posting). */
+export interface RebateEvent {
+  inviterId: number;
+  inviteeId: number;
+  symbol: string;
+  wallet: Wallet;
+  notional: bigint;
+  fee: bigint;
+  rebate: bigint;
+}
+
+export type FillEvent = Omit<FillRow, 'id'>;
+
+export type Outcome =
+  | {
+      seq: number;
+      t: number;
+      ok: true;
+      /** What the route answers: the order(s) or position (null for a market command, the balances' keys for a transfer). */
+      result: OrderRow | OrderRow[] | PositionRow | null;
+      postings: PostingEvent[];
+      /** Every order row the command wrote, as it now is. */
+      orders: OrderRow[];
+      /** Every position row the command wrote, as it now is (closed ones too). */
+      positions: PositionRow[];
+      fills: FillEvent[];
+      rebates: RebateEvent[];
+    }
+  | { seq: number; t: number; ok: false; code: number; msg: string };
+
+// ------------------------------------------------------------------ undo log
+
+class UndoLog {
+  private readonly log: (() => void)[] = [];
+
+  set<K, V>(m: Map<K, V>, k: K, v: V): void {
+    if (m.has(k)) {
+      const prev = m.get(k) as V;
+      this.log.push(() => m.set(k, prev));
+    } else {
+      this.log.push(() => m.delete(k));
+    }
+    m.set(k, v);
+  }
+
+  del<K, V>(m: Map<K, V>, k: K): void {
+    if (!m.has(k)) return;
+    const prev = m.get(k) as V;
+    this.log.push(() => m.set(k, prev));
+    m.delete(k);
+  }
+
+  add<V>(s: Set<V>, v: V): void {
+    if (s.has(v)) return;
+    this.log.push(() => s.delete(v));
+    s.add(v);
+  }
+
+  remove<V>(s: Set<V>, v: V): void {
+    if (!s.has(v)) return;
+    this.log.push(() => s.add(v));
+    s.delete(v);
+  }
+
+  push<V>(a: V[], v: V): void {
+    this.log.push(() => void a.pop());
+    a.push(v);
+  }
+
+  get mark(): number {
+    return this.log.length;
+  }
+
+  undo(to: number): void {
+    while (this.log.length > to) this.log.pop()?.();
+  }
+}
+
+/** One command's working context. */
+interface X {
+  s: EngineState;
+  seq: number;
+  t: number;
+  /** Ids this command created so far. */
+  n: number;
+  tx: UndoLog;
+  view: MarketView;
+  postings: PostingEvent[];
+  fills: FillEvent[];
+  rebates: RebateEvent[];
+  orders: Map<string, OrderRow>;
+  positions: Map<string, PositionRow>;
+}
+
+const newId = (x: X, prefix: 'O' | 'P'): string => idOf(prefix, x.seq, ++x.n);
+
+/** The state's market as the SQL engine's MarketView (the shared checks read prices through it). */
+export function marketView(s: EngineState): MarketView {
+  return {
+    rules: (symbol) => s.rules.get(symbol),
+    lastPrice: (symbol) => s.market.get(symbol)?.last,
+    markPrice: (symbol) => s.market.get(symbol)?.mark,
+    book: (symbol): DepthSnapshot | undefined => {
+      const q = s.market.get(symbol);
+      return q ? { symbol, seq: 0, bids: q.book.bids, asks: q.book.asks, ts: 0 } : undefined;
+    },
+  };
+}
+
+// ------------------------------------------------------------------ state writes (the only ones)
+
+function saveOrder(x: X, row: OrderRow): void {
+  const s = x.s;
+  const prev = s.orders.get(row.id);
+  x.tx.set(s.orders, row.id, row);
+  x.tx.set(x.orders, row.id, row);
+  if (!prev) x.tx.set(s.clientIds, clientKey(row.user_id, row.client_order_id), row.id);
+  const was = prev?.status === 'pending';
+  const is = row.status === 'pending';
+  if (was && !is) x.tx.del(sideIndex(x, row.symbol, row.side), row.id);
+  if (!was && is) x.tx.set(sideIndex(x, row.symbol, row.side), row.id, s.nextOrdinal++);
+  const before = was ? (prev?.position_id ?? null) : null;
+  const after = is ? row.position_id : null;
+  if (before !== after) {
+    if (before !== null) {
+      const set = s.byPosition.get(before);
+      if (set) {
+        x.tx.remove(set, row.id);
+        if (set.size === 0) x.tx.del(s.byPosition, before);
+      }
+    }
+    if (after !== null) {
+      let set = s.byPosition.get(after);
+      if (!set) {
+        set = new Set();
+        x.tx.set(s.byPosition, after, set);
+      }
+      x.tx.add(set, row.id);
+    }
+  }
+}
+
+function sideIndex(x: X, symbol: string, side: OrderSide): Map<string, number> {
+  let bySide = x.s.pending.get(symbol);
+  if (!bySide) {
+    bySide = { buy: new Map(), sell: new Map() };
+    x.s.pending.set(symbol, bySide);
+  }
+  return bySide[side];
+}
+
+/** The order as it now is, merged with `patch` (the SQL engine's `update … set … where id`). */
+function updateOrder(x: X, id: string, patch: Partial<OrderRow>): OrderRow {
+  const cur = x.s.orders.get(id);
+  if (!cur) throw new Error(`order ${id} not in the state`);
+  const row = { ...cur, ...patch };
+  saveOrder(x, row);
+  return row;
+}
+
+function reread(x: X, id: string): OrderRow {
+  const o = x.s.orders.get(id);
+  if (!o) throw new Error(`order ${id} not in the state`);
+  return o;
+}
+
+function savePosition(x: X, p: PositionRow): void {
+  const key = positionKey(p.user_id, p.symbol, p.contract);
+  if (p.status === 'open') {
+    x.tx.set(x.s.positions, key, p);
+    x.tx.set(x.s.positionIds, p.id, key);
+  } else {
+    x.tx.del(x.s.positions, key);
+    x.tx.del(x.s.positionIds, p.id);
+  }
+  x.tx.set(x.positions, p.id, p);
+}
+
+const openPositionOf = (x: X, userId: number, symbol: string, contract: string): PositionRow | null => x.s.positions.get(positionKey(userId, symbol, contract)) ?? null;
+
+function positionById(x: X, id: string | null): PositionRow | null {
+  if (id === null) return null;
+  const key = x.s.positionIds.get(id);
+  return key === undefined ? null : (x.s.positions.get(key) ?? null);
+}
+
+// ------------------------------------------------------------------ money (server/trading/settle.ts)
+
+const userAcct = (userId: number, wallet: Wallet): AccountRef => ({ userId, wallet });
+const escrowAcct = (wallet: Wallet): AccountRef => ({ userId: ESCROW_ACCOUNT_ID, wallet });
+const systemAcct = (wallet: Wallet): AccountRef => ({ userId: SYSTEM_ACCOUNT_ID, wallet });
+
+export function balanceOf(s: EngineState, userId: number, wallet: Wallet, coin = COIN): bigint {
+  return s.balances.get(balanceKey(userId, wallet, coin)) ?? 0n;
+}
+
+/** A two-entry posting through the ledger rule (server/db/ledgerRule.ts); a no-op for 0. */
+function post(x: X, type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint, tag: { symbol?: string; inType?: LedgerType; coin?: string } = {}): boolean {
+  if (amount <= 0n) return true;
+  const coin = tag.coin ?? COIN;
+  const kf = balanceKey(from.userId, from.wallet, coin);
+  const kt = balanceKey(to.userId, to.wallet, coin);
+  const known = new Map<BalanceKey, bigint>([[kf, x.s.balances.get(kf) ?? 0n], [kt, x.s.balances.get(kt) ?? 0n]]);
+  const r = applyPosting(known, [
+    { userId: from.userId, wallet: from.wallet, asset: coin, amount: -amount },
+    { userId: to.userId, wallet: to.wallet, asset: coin, amount },
+  ]);
+  if (!r.ok) return false;
+  x.tx.set(x.s.balances, kf, r.balances.get(kf) ?? 0n);
+  x.tx.set(x.s.balances, kt, r.balances.get(kt) ?? 0n);
+  x.tx.push(x.postings, { type, from, to, coin, amount, ...(tag.symbol ? { symbol: tag.symbol } : {}), ...(tag.inType ? { inType: tag.inType } : {}) });
+  return true;
+}
+
+/** settle.ts `mv`: a posting settlement cannot do without (a refusal is a programmer error). */
+function mv(x: X, type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint, symbol: string): void {
+  if (!post(x, type, from, to, amount, { symbol })) throw new SettlementError(`${type} ${amount} refused: insufficient`);
+}
+
+const lockMargin = (x: X, userId: number, wallet: Wallet, amount: bigint, symbol: string): void => mv(x, 'CONTRACT_OPEN', userAcct(userId, wallet), escrowAcct(wallet), amount, symbol);
+const releaseOrderMargin = (x: X, userId: number, wallet: Wallet, amount: bigint, symbol: string): void =>
+  mv(x, 'CONTRACT_CANCEL', escrowAcct(wallet), userAcct(userId, wallet), amount, symbol);
+
+/** server/referral/rebate.ts creditReferralRebate: the payer's inviter earns floor(fee × rate). */
+function feePaid(x: X, userId: number, wallet: Wallet, fee: bigint, n: bigint, symbol: string): void {
+  if (fee < 0n || n < 0n) return;
+  const inviterId = x.s.inviters.get(userId);
+  if (inviterId === undefined) return;
+  const rebate = rebateOf(fee);
+  if (rebate > 0n && !post(x, 'TRADE_COMMISSION', systemAcct(wallet), userAcct(inviterId, REFERRAL_WALLET), rebate, { symbol })) {
+    throw new SettlementError(`TRADE_COMMISSION ${rebate} refused`);
+  }
+  x.tx.push(x.rebates, { inviterId, inviteeId: userId, symbol, wallet, notional: n, fee, rebate });
+}
+
+function charge(x: X, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string): [bigint, bigint] {
+  const [fromWallet, fromMargin] = chargeSplit(amount, balanceOf(x.s, userId, wallet), positionMargin);
+  mv(x, 'CONTRACT_MARGIN_UNLOCK', escrowAcct(wallet), userAcct(userId, wallet), fromMargin, symbol);
+  mv(x, type, userAcct(userId, wallet), systemAcct(wallet), fromWallet + fromMargin, symbol);
+  return [fromWallet + fromMargin, fromMargin];
+}
+
+function openPart(x: X, o: OrderRow, existing: PositionRow | null, qtyU: bigint, n: bigint, feeRatio: number, marginFromLock: bigint | null): { pos: PositionRow; fee: bigint } {
+  const wallet: Wallet = o.contract;
+  let margin = marginFromLock ?? initialMargin(n, o.leverage);
+  if (marginFromLock === null) lockMargin(x, o.user_id, wallet, margin, o.symbol);
+  const [fee, fromMargin] = charge(x, 'CONTRACT_OPEN_FEE', o.user_id, wallet, feeOf(n, feeRatio), margin, o.symbol);
+  feePaid(x, o.user_id, wallet, fee, n, o.symbol);
+  margin -= fromMargin;
+  const pos: PositionRow = existing
+    ? grownPosition(existing, qtyU, n, margin, o.leverage, x.t)
+    : {
+        id: newId(x, 'P'), user_id: o.user_id, symbol: o.symbol, contract: o.contract, side: o.side === 'buy' ? 'long' : 'short', qty: qtyU.toString(), cost: n.toString(),
+        margin: margin.toString(), leverage: o.leverage, status: 'open', realized_pnl: '0', opened_at: x.t, updated_at: x.t, closed_at: null,
+      };
+  savePosition(x, pos);
+  return { pos, fee };
+}
+
+function closePart(x: X, pos: PositionRow, rules: Rules, qtyWanted: bigint, n: bigint, feeRatio: number, liquidation: boolean, exceptOrderId = ''): { qtyU: bigint; realized: bigint; fee: bigint; remaining: bigint } {
+  const wallet: Wallet = pos.contract;
+  const avail = liquidation ? 0n : balanceOf(x.s, pos.user_id, wallet);
+  const plan = planClose(pos, qtyWanted, n, feeRatio, liquidation, (part, pnl) => avail + part + pnl);
+  const acct = { user: userAcct(pos.user_id, wallet), escrow: escrowAcct(wallet), system: systemAcct(wallet) };
+  for (const p of plan.postings) {
+    mv(x, p.type, acct[p.from], acct[p.to], p.amount, pos.symbol);
+    if (p.type === 'CONTRACT_CLOSE_FEE') feePaid(x, pos.user_id, wallet, p.amount, n, pos.symbol);
+  }
+  const remaining = plan.qty - plan.qtyU;
+  savePosition(x, {
+    ...pos,
+    qty: remaining.toString(),
+    cost: (plan.cost - plan.costPart).toString(),
+    margin: (plan.margin - plan.marginPart).toString(),
+    realized_pnl: (parseMinor(pos.realized_pnl) + plan.realized).toString(),
+    status: remaining === 0n ? (liquidation ? 'liquidated' : 'closed') : 'open',
+    updated_at: x.t,
+    closed_at: remaining === 0n ? x.t : null,
+  });
+  if (remaining === 0n) {
+    // The position's reduce-only orders (TP/SL, limit closes) end with it; they lock no margin.
+    for (const id of [...(x.s.byPosition.get(pos.id) ?? [])]) {
+      const o = reread(x, id);
+      if (id !== exceptOrderId && o.status === 'pending' && (o.reduce_only === 1 || REDUCE_KINDS.includes(o.kind))) {
+        updateOrder(x, id, { status: 'canceled', cancel_reason: 'positionClosed', updated_at: x.t });
+      }
+    }
+  } else {
+    // settle.ts shrinkTpsl: TP / SL larger than what is left follow the position down.
+    for (const id of [...(x.s.byPosition.get(pos.id) ?? [])]) {
+      const o = reread(x, id);
+      if (id === exceptOrderId || o.status !== 'pending' || !TPSL_KINDS.includes(o.kind)) continue;
+      const done = scaled(o.executed_qty, rules.qtyPrecision);
+      if (scaled(o.qty, rules.qtyPrecision) - done <= remaining) continue;
+      updateOrder(x, id, { qty: unscaled(done + remaining, rules.qtyPrecision), updated_at: x.t });
+    }
+  }
+  return { qtyU: plan.qtyU, realized: plan.realized, fee: plan.fee, remaining };
+}
+
+// ------------------------------------------------------------------ executions (server/trading/execute.ts)
+
+const qtyUnits = (o: OrderRow, rules: Rules): bigint => scaled(o.qty, rules.qtyPrecision);
+const executedUnits = (o: OrderRow, rules: Rules): bigint => scaled(o.executed_qty, rules.qtyPrecision);
+
+function fillRow(x: X, o: OrderRow, rules: Rules, posId: string, qtyU: bigint, n: bigint, fee: bigint, realized: bigint, liquidity: 'maker' | 'taker'): void {
+  x.tx.push(x.fills, {
+    user_id: o.user_id, order_id: o.id, position_id: posId, symbol: o.symbol, contract: o.contract, kind: o.kind, side: o.side,
+    price: entryPrice(rules, n, qtyU), qty: unscaled(qtyU, rules.qtyPrecision), fee: fee.toString(), realized_pnl: realized.toString(), created_at: x.t, liquidity,
+  });
+}
+
+interface FillAt {
+  known?: PositionRow | null;
+  unsaved?: boolean;
+}
+
+function executeFill(x: X, o: OrderRow, rules: Rules, exec: Execution, liquidity: 'maker' | 'taker', lock: bigint, at: FillAt = {}): { done: bigint; row: OrderRow } {
+  const nothing = () => {
+    if (at.unsaved) saveOrder(x, o);
+    return { done: 0n, row: o };
+  };
+  if (exec.qtyU <= 0n) return nothing();
+  const pos = at.known !== undefined ? at.known : openPositionOf(x, o.user_id, o.symbol, o.contract);
+  const net = netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, o.side, exec.qtyU, isReduceOnly(o));
+  if (net.kind === 'refused') return nothing();
+  const total = net.closeQty + net.openQty;
+  const n = proRata(exec.notional, total, exec.qtyU);
+  const closeN = proRata(n, net.closeQty, total);
+  const openN = n - closeN;
+  const maker = liquidity === 'maker';
+  const makerFee = makerRate(rules);
+  let fee = 0n;
+  let realized = 0n;
+  let finalPos = pos;
+  if (net.closeQty > 0n && pos) {
+    const r = closePart(x, pos, rules, net.closeQty, closeN, maker ? makerFee : rules.closingFeeRatio, false, o.id);
+    fillRow(x, o, rules, pos.id, net.closeQty, closeN, r.fee, r.realized, liquidity);
+    fee += r.fee;
+    realized += r.realized;
+  }
+  if (net.openQty > 0n) {
+    const same = pos && net.kind === 'increase' ? pos : null;
+    const fromLock = lock > 0n ? proRata(lock, net.openQty, exec.qtyU) : null;
+    if (lock > 0n && fromLock !== null && fromLock < lock) releaseOrderMargin(x, o.user_id, o.contract, lock - fromLock, o.symbol);
+    const feeRatio = maker ? makerFee : rules.openingFeeRatio;
+    const bracket = bracketFor(rules, (same ? parseMinor(same.cost) : 0n) + openN);
+    if (o.leverage > bracket.maxLeverage) bad(`${TRADE_MSG.leverageBracket}${bracket.maxLeverage}x`);
+    if (fromLock === null && balanceOf(x.s, o.user_id, o.contract) < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) bad(TRADE_MSG.insufficientBalance);
+    const opened = openPart(x, o, same, net.openQty, openN, feeRatio, fromLock);
+    fillRow(x, o, rules, opened.pos.id, net.openQty, openN, opened.fee, 0n, liquidity);
+    fee += opened.fee;
+    finalPos = opened.pos;
+    if (o.tp !== null) replaceTrigger(x, opened.pos, rules, 'limitTakeProfit', o.tp);
+    if (o.sl !== null) replaceTrigger(x, opened.pos, rules, 'limitStopLoss', o.sl);
+  } else if (lock > 0n) {
+    releaseOrderMargin(x, o.user_id, o.contract, lock, o.symbol);
+  }
+  const executed = executedUnits(o, rules) + total;
+  const execN = parseMinor(o.exec_notional) + n;
+  const done = executed >= qtyUnits(o, rules);
+  const avg = entryPrice(rules, execN, executed);
+  const set = {
+    executed_qty: unscaled(executed, rules.qtyPrecision),
+    exec_notional: execN.toString(),
+    avg_price: avg,
+    price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? avg : o.price,
+    fee: (parseMinor(o.fee) + fee).toString(),
+    realized_pnl: (parseMinor(o.realized_pnl) + realized).toString(),
+    position_id: finalPos?.id ?? o.position_id,
+    status: done ? 'filled' : o.status,
+    margin: lock > 0n || done ? '0' : o.margin,
+    updated_at: x.t,
+  } satisfies Partial<OrderRow>;
+  const row = at.unsaved ? { ...o, ...set } : { ...reread(x, o.id), ...set };
+  saveOrder(x, row);
+  return { done: total, row: { ...o, ...set } };
+}
+
+function cancelWith(x: X, o: OrderRow, reason: CancelReason): void {
+  releaseOrderMargin(x, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
+  updateOrder(x, o.id, { status: 'canceled', margin: '0', cancel_reason: reason, updated_at: x.t });
+}
+
+function workMarket(x: X, o: OrderRow, rules: Rules, at: FillAt = {}): OrderRow {
+  const want = qtyUnits(o, rules) - executedUnits(o, rules);
+  const exec = takeFromBook(rules, o.side, want, null, x.view.book(o.symbol), x.view.lastPrice(o.symbol));
+  if (exec.qtyU === 0n) bad(TRADE_MSG.noPrice);
+  const { done, row } = executeFill(x, o, rules, exec, 'taker', 0n, at);
+  if (done === want) return row;
+  cancelWith(x, row, isReduceOnly(o) ? 'reduceOnly' : 'ioc');
+  return reread(x, o.id);
+}
+
+function workLimit(x: X, o: OrderRow, rules: Rules, placing: boolean): OrderRow {
+  const limitU = scaled(o.price, rules.pricePrecision);
+  const book = x.view.book(o.symbol);
+  const last = x.view.lastPrice(o.symbol);
+  if (o.post_only === 1 && wouldTake(rules, o.side, limitU, book, last)) {
+    if (placing) bad(TRADE_MSG.postOnlyWouldTake);
+    cancelWith(x, o, 'postOnly');
+    return reread(x, o.id);
+  }
+  const want = qtyUnits(o, rules) - executedUnits(o, rules);
+  const exec = takeFromBook(rules, o.side, want, limitU, book, last);
+  if (o.time_in_force === 'FOK' && exec.qtyU < want) {
+    cancelWith(x, o, 'fok');
+    return reread(x, o.id);
+  }
+  if (exec.qtyU > 0n) {
+    const { done } = executeFill(x, o, rules, exec, 'taker', 0n);
+    if (done < exec.qtyU) {
+      cancelWith(x, reread(x, o.id), 'reduceOnly');
+      return reread(x, o.id);
+    }
+  }
+  const now = reread(x, o.id);
+  if (now.status !== 'pending') return now;
+  if (o.time_in_force !== 'GTC') {
+    cancelWith(x, now, 'ioc');
+    return reread(x, o.id);
+  }
+  if (!isReduceOnly(o)) {
+    const rest = qtyUnits(now, rules) - executedUnits(now, rules);
+    const lock = initialMargin(notional(rules, limitU, rest), o.leverage);
+    const reserve = feeOf(notional(rules, limitU, rest), makerRate(rules));
+    if (balanceOf(x.s, o.user_id, o.contract) < lock + reserve) {
+      if (placing) bad(TRADE_MSG.insufficientBalance);
+      cancelWith(x, now, 'insufficientBalance');
+      return reread(x, o.id);
+    }
+    lockMargin(x, o.user_id, o.contract, lock, o.symbol);
+    updateOrder(x, o.id, { margin: lock.toString() });
+  }
+  return reread(x, o.id);
+}
+
+function replaceTrigger(x: X, pos: PositionRow, rules: Rules, kind: 'limitTakeProfit' | 'limitStopLoss', price: number | null): void {
+  for (const id of [...(x.s.byPosition.get(pos.id) ?? [])]) {
+    const o = reread(x, id);
+    if (o.kind === kind && o.status === 'pending') updateOrder(x, id, { status: 'canceled', cancel_reason: 'user', updated_at: x.t });
+  }
+  if (price === null) return;
+  const id = newId(x, 'O');
+  saveOrder(x, {
+    ...orderDefaults,
+    id, user_id: pos.user_id, client_order_id: `${kind === 'limitTakeProfit' ? 'tp' : 'sl'}-${id}`, symbol: pos.symbol, contract: pos.contract, kind,
+    side: pos.side === 'long' ? 'sell' : 'buy', price, qty: unscaled(parseMinor(pos.qty), rules.qtyPrecision), leverage: pos.leverage,
+    position_id: pos.id, reduce_only: 1, created_at: x.t, updated_at: x.t,
+  });
+}
+
+// ------------------------------------------------------------------ commands (server/trading/orders.ts)
+
+function placeOrder(x: X, userId: number, b: PlaceOrderParsed): OrderRow {
+  const knownId = x.s.clientIds.get(clientKey(userId, b.clientOrderId));
+  if (knownId !== undefined) {
+    const known = reread(x, knownId);
+    checkSameOrder(known, b);
+    return known;
+  }
+  const pos = x.s.rules.has(b.symbol) ? openPositionOf(x, userId, b.symbol, b.contract) : null;
+  const { rules, limitPrice, reduceOnly, stop, trigger, attach } = checkPlacement(x.view, b, pos);
+  const row: OrderRow = {
+    ...orderDefaults,
+    id: newId(x, 'O'), user_id: userId, client_order_id: b.clientOrderId, symbol: b.symbol, contract: b.contract, kind: b.kind, side: b.side,
+    price: limitPrice ?? 0, qty: b.qty, leverage: b.leverage, position_id: reduceOnly && pos ? pos.id : null, tp: attach ? b.tp : null, sl: attach ? b.sl : null,
+    reduce_only: reduceOnly ? 1 : 0, post_only: b.postOnly ? 1 : 0, time_in_force: b.timeInForce, trigger_price: trigger, trigger_by: b.triggerBy, created_at: x.t, updated_at: x.t,
+  };
+  if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(x, row, rules, { known: pos, unsaved: true });
+  saveOrder(x, row);
+  if (stop || TPSL_KINDS.includes(b.kind)) return row;
+  return workLimit(x, row, rules, true);
+}
+
+function findOwn(x: X, userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): OrderRow {
+  const id = by.orderId ?? (by.clientOrderId !== undefined ? x.s.clientIds.get(clientKey(userId, by.clientOrderId)) : undefined);
+  const o = id === undefined ? undefined : x.s.orders.get(id);
+  if (!o || o.user_id !== userId || (by.clientOrderId !== undefined && o.client_order_id !== by.clientOrderId)) return bad(TRADE_MSG.orderNotFound);
+  return o;
+}
+
+function cancelOrder(x: X, userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): OrderRow {
+  const o = findOwn(x, userId, by);
+  if (o.status !== 'pending') bad(TRADE_MSG.orderNotPending);
+  cancelWith(x, o, 'user');
+  return reread(x, o.id);
+}
+
+function editOrder(x: X, userId: number, body: EditParsed): OrderRow {
+  const o = findOwn(x, userId, body);
+  const pos = editNeedsPosition(o) ? openPositionOf(x, userId, o.symbol, o.contract) : null;
+  const { rules, price, trigger, qty } = checkEdit(x.view, o, body, pos);
+  releaseOrderMargin(x, o.user_id, o.contract, parseMinor(o.margin), o.symbol);
+  const edited = updateOrder(x, o.id, { price, qty, trigger_price: trigger, margin: '0', updated_at: x.t });
+  const resting = o.kind === 'limitOpen' || o.kind === 'limitClose' || (o.kind === 'stopLimit' && o.triggered_at !== null);
+  return resting ? workLimit(x, edited, rules, true) : edited;
+}
+
+function ownPosition(x: X, userId: number, positionId: string): PositionRow {
+  const pos = positionById(x, positionId);
+  if (!pos || pos.user_id !== userId) return bad(TRADE_MSG.noPosition);
+  return pos;
+}
+
+function closePosition(x: X, userId: number, body: Extract<Command, { type: 'close' }>['body']): OrderRow {
+  if (body.clientOrderId !== undefined) {
+    const known = x.s.clientIds.get(clientKey(userId, body.clientOrderId));
+    if (known !== undefined) return reread(x, known);
+  }
+  const pos = ownPosition(x, userId, body.positionId);
+  const rules = x.s.rules.get(pos.symbol) ?? bad(TRADE_MSG.unknownSymbol);
+  const qty = body.qty ?? unscaled(parseMinor(pos.qty), rules.qtyPrecision);
+  const clientOrderId = body.clientOrderId ?? `close-${newId(x, 'O')}`;
+  const limit = body.price ?? null;
+  return placeOrder(x, userId, {
+    clientOrderId, symbol: pos.symbol, contract: pos.contract, kind: limit === null ? 'marketClose' : 'limitClose', side: pos.side === 'long' ? 'sell' : 'buy',
+    qty, leverage: pos.leverage, price: limit, tp: null, sl: null, reduceOnly: true, postOnly: false, timeInForce: 'GTC', triggerPrice: null, triggerBy: 'last',
+  });
+}
+
+function closeAll(x: X, userId: number, filter: Extract<Command, { type: 'closeAll' }>['filter']): OrderRow[] {
+  const ids = [...x.s.positions.values()]
+    .filter((p) => p.user_id === userId && (!filter.symbol || p.symbol === filter.symbol) && (!filter.contract || p.contract === filter.contract))
+    .sort((a, b) => a.opened_at - b.opened_at)
+    .map((p) => p.id);
+  if (ids.length === 0) bad(TRADE_MSG.noPositions);
+  return ids.map((id) => closePosition(x, userId, { positionId: id }));
+}
+
+function setTpsl(x: X, userId: number, body: Extract<Command, { type: 'tpsl' }>['body']): PositionRow {
+  const pos = ownPosition(x, userId, body.positionId);
+  const rules = x.s.rules.get(pos.symbol) ?? bad(TRADE_MSG.unknownSymbol);
+  const mark = x.view.markPrice(pos.symbol) ?? bad(TRADE_MSG.noPrice);
+  checkTpsl(pos.side === 'long', mark, body.tp, body.sl, rules);
+  replaceTrigger(x, pos, rules, 'limitTakeProfit', body.tp);
+  replaceTrigger(x, pos, rules, 'limitStopLoss', body.sl);
+  return pos;
+}
+
+/** server/wallet/wallet.ts transfer: one posting, WALLET_TRANSFER_OUT / WALLET_TRANSFER_IN; refused with the route's messages. */
+function transfer(x: X, c: Extract<Command, { type: 'transfer' }>): null {
+  let minor: bigint;
+  try {
+    minor = toMinor(c.amount, c.coin);
+  } catch {
+    return bad(TRADE_MSG.transferAmountRequired);
+  }
+  if (minor <= 0n) bad(TRADE_MSG.transferAmountRequired);
+  if (!post(x, 'WALLET_TRANSFER_OUT', userAcct(c.userId, c.from), userAcct(c.userId, c.to), minor, { coin: c.coin, inType: 'WALLET_TRANSFER_IN' })) bad(TRADE_MSG.insufficientBalance);
+  return null;
+}
+
+// ------------------------------------------------------------------ the market (server/trading/triggers.ts, engine.ts)
+
+function actOn(x: X, id: string, rules: Rules, step: Step): void {
+  const o = reread(x, id);
+  if (o.status !== 'pending') return;
+  if (step === 'trigger') {
+    const armed = updateOrder(x, id, { triggered_at: x.t, updated_at: x.t });
+    if (armed.kind === 'stopMarket') workMarket(x, armed, rules);
+    else workLimit(x, armed, rules, false);
+    return;
+  }
+  const priceU = scaled(o.price, rules.pricePrecision);
+  let want = qtyUnits(o, rules) - executedUnits(o, rules);
+  if (step === 'tpsl') {
+    const pos = positionById(x, o.position_id);
+    if (!pos) return cancelWith(x, o, 'positionClosed');
+    const pq = parseMinor(pos.qty);
+    if (pq < want) want = pq;
+  }
+  const { done } = executeFill(x, o, rules, { qtyU: want, notional: notional(rules, priceU, want) }, step === 'fill' ? 'maker' : 'taker', parseMinor(o.margin));
+  const after = reread(x, id);
+  if (after.status !== 'pending') return;
+  if (step === 'tpsl' && done > 0n) {
+    updateOrder(x, id, { status: 'filled', updated_at: x.t });
+    return;
+  }
+  cancelWith(x, after, 'reduceOnly');
+}
+
+function liquidate(x: X, positionId: string, rules: Rules, mark: number): void {
+  const pos = positionById(x, positionId);
+  if (!pos) return;
+  const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
+  const r = closePart(x, pos, rules, parseMinor(pos.qty), n, rules.closingFeeRatio, true);
+  const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
+  const id = newId(x, 'O');
+  const side = pos.side === 'long' ? 'sell' : 'buy';
+  saveOrder(x, {
+    ...orderDefaults,
+    id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
+    price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),
+    realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, reduce_only: 1, exec_notional: n.toString(), created_at: x.t, updated_at: x.t,
+  });
+  x.tx.push(x.fills, {
+    user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty,
+    fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: x.t, liquidity: 'taker',
+  });
+}
+
+/** The check of one symbol after the market moved (TradingEngine.checkSymbolNow): pending orders in creation order, then liquidations. */
+function checkSymbol(x: X, symbol: string): void {
+  const rules = x.s.rules.get(symbol);
+  const last = x.view.lastPrice(symbol);
+  const mark = x.view.markPrice(symbol);
+  if (!rules || last === undefined || mark === undefined) return;
+  const bySide = x.s.pending.get(symbol);
+  const due: [number, OrderRow][] = [];
+  for (const side of ['buy', 'sell'] as const) {
+    for (const [id, ordinal] of bySide?.[side] ?? []) {
+      const o = reread(x, id);
+      if (dueStep(o, last, mark) !== null) due.push([ordinal, o]);
+    }
+  }
+  due.sort((a, b) => a[0] - b[0]);
+  for (const [, o] of due) {
+    // Each due order is a step of its own; one the account cannot carry is undone and ends canceled.
+    const step = dueStep(o, last, mark);
+    if (step === null) continue;
+    const at = x.tx.mark;
+    try {
+      actOn(x, o.id, rules, step);
+    } catch (err) {
+      if (!(err instanceof Rejection)) throw err;
+      x.tx.undo(at);
+      const now = reread(x, o.id);
+      if (now.status === 'pending') cancelWith(x, now, err.message === TRADE_MSG.insufficientBalance ? 'insufficientBalance' : 'rejected');
+    }
+  }
+  const markUnits = scaled(mark, rules.pricePrecision);
+  const open = [...x.s.positions.values()].filter((p) => p.symbol === symbol);
+  for (const p of open) {
+    if (shouldLiquidate(rules, p.side, parseMinor(p.cost), parseMinor(p.margin), parseMinor(p.qty), markUnits)) liquidate(x, p.id, rules, mark);
+  }
+}
+
+function setMarket(x: X, symbol: string, last: number, mark: number, book: MarketQuote['book'] | undefined): void {
+  // ControlledMarketSource / the simulator without a book of its own: one level at the last price each side.
+  const b = book ?? { bids: [[last, 1000]], asks: [[last, 1000]] };
+  x.tx.set(x.s.market, symbol, { last, mark, book: { bids: b.bids.slice(0, BOOK_DEPTH), asks: b.asks.slice(0, BOOK_DEPTH) } });
+}
+
+// ------------------------------------------------------------------ apply
+
+function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
+  switch (cmd.type) {
+    case 'place':
+      return placeOrder(x, cmd.userId, cmd.body);
+    case 'cancel':
+      return cancelOrder(x, cmd.userId, cmd.by);
+    case 'edit':
+      return editOrder(x, cmd.userId, cmd.body);
+    case 'close':
+      return closePosition(x, cmd.userId, cmd.body);
+    case 'closeAll':
+      return closeAll(x, cmd.userId, cmd.filter);
+    case 'tpsl':
+      return setTpsl(x, cmd.userId, cmd.body);
+    case 'transfer':
+      return transfer(x, cmd);
+    case 'market': {
+      setMarket(x, cmd.symbol, cmd.last, cmd.mark, cmd.book);
+      checkSymbol(x, cmd.symbol);
+      return null;
+    }
+    case 'book': {
+      const q = x.s.market.get(cmd.symbol) ?? bad(TRADE_MSG.noPrice);
+      x.tx.set(x.s.market, cmd.symbol, { ...q, book: { bids: cmd.book.bids.slice(0, BOOK_DEPTH), asks: cmd.book.asks.slice(0, BOOK_DEPTH) } });
+      return null;
+    }
+  }
+}
+
+/**
+ * Applies one command at sequence number `seq` and time `t`. A refusal (the SQL engine's
+ * Rejection: same code, same message) changes nothing and is an outcome; any other error is a bug,
+ * also changes nothing, and is thrown.
+ */
+export function apply(s: EngineState, cmd: Command, seq: number, t: number): Outcome {
+  const x: X = { s, seq, t, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map() };
+  let result: Extract<Outcome, { ok: true }>['result'];
+  try {
+    result = run(x, cmd);
+  } catch (err) {
+    x.tx.undo(0);
+    if (err instanceof Rejection) return { seq, t, ok: false, code: err.code, msg: err.message };
+    throw err;
+  }
+  return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates };
+}
+
