@@ -60,7 +60,7 @@ const qtyOf = (symbol: string, steps: number): number => {
 
 // ------------------------------------------------------------------ generated commands (abstract)
 
-const KINDS = ['limitOpen', 'limitOpen', 'limitOpen', 'limitOpen', 'marketOpen', 'marketOpen', 'marketOpen', 'marketOpen', 'stopMarket', 'stopLimit', 'limitClose', 'marketClose', 'limitTakeProfit', 'limitStopLoss'] as const;
+const KINDS = ['limitOpen', 'limitOpen', 'limitOpen', 'limitOpen', 'marketOpen', 'marketOpen', 'marketOpen', 'marketOpen', 'stopMarket', 'stopMarket', 'stopLimit', 'stopLimit', 'limitClose', 'marketClose', 'limitTakeProfit', 'limitStopLoss'] as const;
 /** null `odds` times out of odds + 1. */
 const rarely = <T>(a: fc.Arbitrary<T>, odds: number): fc.Arbitrary<T | null> => fc.oneof({ weight: odds, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: a });
 const user = fc.integer({ min: 0, max: 2 });
@@ -83,9 +83,10 @@ const gen: fc.Arbitrary<Gen> = fc.oneof(
     weight: 16,
     arbitrary: fc.record({
       k: fc.constant('place' as const), u: user, s: sym, kind: fc.constantFrom(...KINDS), side: fc.constantFrom('buy' as const, 'sell' as const),
-      bp, tbp: fc.integer({ min: -200, max: 200 }), steps: fc.integer({ min: 1, max: 200 }), lev: fc.constantFrom(2, 10, 50, 100, 125), perp: fc.constantFrom(true, true, true, false), tif: fc.constantFrom('GTC' as const, 'GTC' as const, 'IOC' as const, 'FOK' as const),
+      bp, tbp: fc.integer({ min: -200, max: 200 }), steps: fc.integer({ min: 1, max: 200 }), lev: fc.constantFrom(2, 5, 10, 20, 50, 100, 125), perp: fc.constantFrom(true, true, true, false), tif: fc.constantFrom('GTC' as const, 'GTC' as const, 'IOC' as const, 'FOK' as const),
       post: fc.constantFrom(false, false, false, false, false, true), reduce: fc.constantFrom(false, false, false, false, true),
-      tp: rarely(fc.integer({ min: -400, max: 400 }), 3), sl: rarely(fc.integer({ min: -400, max: 400 }), 3),
+      // TP / SL distances: mostly on the right side of the reference (the sign follows the side in step()).
+      tp: rarely(fc.integer({ min: -50, max: 400 }), 3), sl: rarely(fc.integer({ min: -50, max: 400 }), 3),
       reuse: rarely(fc.nat(20), 6), mark: fc.boolean(),
     }),
   },
@@ -93,7 +94,7 @@ const gen: fc.Arbitrary<Gen> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ k: fc.constant('edit' as const), u: user, pick: fc.nat(30), bp: fc.option(bp), steps: fc.option(fc.integer({ min: 1, max: 400 })) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('close' as const), u: user, s: sym, half: fc.boolean(), bp: fc.option(bp, { freq: 3 }), cid: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('closeAll' as const), u: user, s: fc.option(sym) }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('tpsl' as const), u: user, s: sym, tp: fc.option(fc.integer({ min: -400, max: 400 })), sl: fc.option(fc.integer({ min: -400, max: 400 })) }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('tpsl' as const), u: user, s: sym, tp: fc.option(fc.integer({ min: -50, max: 400 })), sl: fc.option(fc.integer({ min: -50, max: 400 })) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('transfer' as const), u: user, out: fc.boolean(), std: fc.boolean(), amount: fc.integer({ min: 1, max: 12_000 }) }) },
   { weight: 5, arbitrary: fc.record({ k: fc.constant('move' as const), s: sym, bp: fc.integer({ min: -600, max: 600 }), markBp: fc.integer({ min: -30, max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('book' as const), s: sym, levels: fc.integer({ min: 0, max: 3 }) }) },
@@ -171,6 +172,13 @@ async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null
     return memAnswer(out);
   };
   const uid = 'u' in g ? (r.users[g.u] as number) : 0;
+  /** A clientOrderId of the user: mostly one of their pending orders (the states are equal, so both engines get the same). */
+  const pickCid = (u: number, pick: number): string => {
+    const pending = [...r.mem.orders.values()].filter((o) => o.user_id === u && o.status === 'pending' && !GENERATED.test(o.client_order_id)).map((o) => o.client_order_id);
+    const known = cidsOf(u);
+    if (pending.length > 0 && pick % 5 !== 0) return pending[pick % pending.length] as string;
+    return known.length > 0 ? (known[pick % known.length] as string) : 'none';
+  };
   const cidsOf = (u: number) => {
     let l = r.cids.get(u);
     if (!l) r.cids.set(u, (l = []));
@@ -188,7 +196,7 @@ async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null
         clientOrderId, symbol, contract: g.perp ? 'perp' : 'std', kind: g.kind, side: g.side, qty: qtyOf(symbol, g.steps), leverage: g.lev,
         price: limitish ? priceAt(symbol, last, g.bp) : null,
         triggerPrice: g.kind === 'stopMarket' || g.kind === 'stopLimit' ? priceAt(symbol, last, g.tbp) : null, triggerBy: g.mark ? 'mark' : 'last',
-        tp: g.tp === null ? null : priceAt(symbol, last, g.tp), sl: g.sl === null ? null : priceAt(symbol, last, g.sl),
+        tp: g.tp === null ? null : priceAt(symbol, last, g.side === 'buy' ? g.tp : -g.tp), sl: g.sl === null ? null : priceAt(symbol, last, g.side === 'buy' ? -g.sl : g.sl),
         reduceOnly: g.reduce, postOnly: g.post, timeInForce: g.tif,
       };
       const body = placeOrderBody.parse(raw);
@@ -196,14 +204,12 @@ async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null
       return { sql, mem: memApply({ type: 'place', userId: uid, body }) };
     }
     case 'cancel': {
-      const known = cidsOf(uid);
-      const by = { clientOrderId: known.length > 0 ? (known[g.pick % known.length] as string) : 'none' };
+      const by = { clientOrderId: pickCid(uid, g.pick) };
       const sql = await sqlAnswer(() => r.engine.cancelOrder(uid, by));
       return { sql, mem: memApply({ type: 'cancel', userId: uid, by }) };
     }
     case 'edit': {
-      const known = cidsOf(uid);
-      const cid = known.length > 0 ? (known[g.pick % known.length] as string) : 'none';
+      const cid = pickCid(uid, g.pick);
       const o = await r.db.selectFrom('trade_orders').selectAll().where('user_id', '=', uid).where('client_order_id', '=', cid).executeTakeFirst();
       const symbol = o?.symbol ?? 'BTCUSDT';
       const last = r.source.ticker(symbol)?.last ?? 1;
@@ -246,8 +252,9 @@ async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null
       const sqlId = await sqlPositionId(r, uid, symbol, 'perp');
       const memId = r.mem.positions.get(positionKey(uid, symbol, 'perp'))?.id ?? 'P-none';
       const mark = r.source.markPrice(symbol) ?? 1;
-      const tp = g.tp === null ? null : priceAt(symbol, mark, g.tp);
-      const sl = g.sl === null ? null : priceAt(symbol, mark, g.sl);
+      const long = r.mem.positions.get(positionKey(uid, symbol, 'perp'))?.side !== 'short';
+      const tp = g.tp === null ? null : priceAt(symbol, mark, long ? g.tp : -g.tp);
+      const sl = g.sl === null ? null : priceAt(symbol, mark, long ? -g.sl : g.sl);
       const sql = await sqlAnswer(async () => {
         await r.engine.setTpsl(uid, tpslBody.parse({ positionId: sqlId, tp, sl }));
         return null;
@@ -342,8 +349,7 @@ function replayHash(seed: EngineState, commands: Run['commands']): string {
 
 // ------------------------------------------------------------------ the property
 
-const msgs = new Map<string, number>();
-const seen = { fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0 };
+const seen = { tpsl: 0, maker: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0 };
 
 async function runOnce(gens: Gen[]): Promise<void> {
   const testDb = await openTestDb();
@@ -370,15 +376,7 @@ async function runOnce(gens: Gen[]): Promise<void> {
       if (!answers) continue;
       const where = `#${i} ${JSON.stringify(g)}`;
       expect(answers.mem, `${where}: answer`).toEqual(answers.sql);
-      if (answers.mem.ok) {
-        const st = answers.mem.order ? (answers.mem.order as { status: string; kind: string }) : null;
-        const key = `ok ${g.k} ${st ? `${st.kind} ${st.status}` : ''}`;
-        msgs.set(key, (msgs.get(key) ?? 0) + 1);
-      }
-      if (!answers.mem.ok) {
-        seen.refusals += 1;
-        msgs.set(`${g.k} ${answers.mem.msg}`, (msgs.get(`${g.k} ${answers.mem.msg}`) ?? 0) + 1);
-      }
+      if (!answers.mem.ok) seen.refusals += 1;
       await compareState(r, where);
     }
     await compareHistory(r);
@@ -396,6 +394,8 @@ async function runOnce(gens: Gen[]): Promise<void> {
     for (const o of r.outcomes) {
       if (!o.ok) continue;
       seen.fills += o.fills.length;
+      seen.maker += o.fills.filter((f) => f.liquidity === 'maker').length;
+      seen.tpsl += o.fills.filter((f) => f.kind === 'limitTakeProfit' || f.kind === 'limitStopLoss').length;
       seen.liquidations += o.fills.filter((f) => f.kind === 'liquidation').length;
       seen.rebates += o.rebates.length;
       seen.triggers += o.orders.filter((x) => x.triggered_at !== null && x.triggered_at === o.t).length;
@@ -413,26 +413,24 @@ describe('in-memory engine = SQL engine (differential property, issue 28)', () =
       fc.asyncProperty(fc.array(gen, { minLength: 20, maxLength: 60, size: 'medium' }), async (gens) => {
         await runOnce(gens);
       }),
-      { numRuns: Number(process.env.ENGINE_PROP_RUNS ?? 15) },
+      { numRuns: Number(process.env.ENGINE_PROP_RUNS ?? 12) },
     );
-    console.log("engineState seen", seen, msgs);
-    // The runs reached what they claim to compare.
+    // The runs compared executions and refusals (the rarer paths are pinned by the fixed example below).
     expect(seen.fills).toBeGreaterThan(0);
     expect(seen.refusals).toBeGreaterThan(0);
-    expect(seen.triggers).toBeGreaterThan(0);
-    expect(seen.rebates).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a liquidation by a market move: the same postings on both engines', async () => {
-    // A fixed example that always liquidates (the random runs reach it only sometimes).
+  it('a fixed sequence reaching the rarer paths: maker fill, stop trigger, TP/SL, referral rebate, liquidation', async () => {
+    for (const k of Object.keys(seen) as (keyof typeof seen)[]) seen[k] = 0;
     await runOnce([
       { k: 'place', u: 1, s: 0, kind: 'marketOpen', side: 'buy', bp: 0, tbp: 0, steps: 300, lev: 125, perp: true, tif: 'GTC', post: false, reduce: false, tp: null, sl: null, reuse: null, mark: false },
-      { k: 'place', u: 2, s: 0, kind: 'limitOpen', side: 'buy', bp: -100, tbp: 0, steps: 50, lev: 10, perp: true, tif: 'GTC', post: false, reduce: false, tp: 200, sl: -300, reuse: null, mark: false },
+      { k: 'place', u: 2, s: 0, kind: 'limitOpen', side: 'buy', bp: -100, tbp: 0, steps: 50, lev: 10, perp: true, tif: 'GTC', post: false, reduce: false, tp: 200, sl: 300, reuse: null, mark: false },
       { k: 'place', u: 3, s: 0, kind: 'stopMarket', side: 'sell', bp: 0, tbp: -80, steps: 40, lev: 20, perp: true, tif: 'GTC', post: false, reduce: false, tp: null, sl: null, reuse: null, mark: false },
       { k: 'move', s: 0, bp: -150, markBp: 0 },
-      { k: 'tpsl', u: 2, s: 0, tp: 100, sl: -100 },
+      { k: 'tpsl', u: 2, s: 0, tp: 100, sl: 100 },
       { k: 'move', s: 0, bp: 120, markBp: 0 },
     ]);
-    expect(seen.liquidations).toBeGreaterThan(0);
+    expect(seen).toMatchObject({ maker: 1, liquidations: 1, triggers: 1, tpsl: 1 });
+    expect(seen.rebates).toBeGreaterThan(0);
   }, 60_000);
 });
