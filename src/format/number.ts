@@ -190,3 +190,103 @@ export function decimalsOf(step: number): number {
   const dot = text.indexOf('.');
   return dot < 0 ? 0 : text.length - dot - 1;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Money figures (issue 26, Minor 20): one rule per kind of figure, on exact decimal strings (never
+// a binary float for an amount).
+// - a balance (what is held: total, available, frozen, equity, margin): the coin's display
+//   precision, rounded DOWN (toward zero), so a balance never reads more than is there;
+// - a statement amount (volumes, fees and rebates of the referral programme): the coin's statement
+//   precision, fixed, so a column lines up and a small fee or rebate still shows;
+// - a rate (1 BTC = 67,704.1 USDT, 1 USDT = 0.0000147583 BTC): significant digits, separators.
+// ---------------------------------------------------------------------------------------------
+
+/** Display precision of a balance per coin (USDT / USD 2, crypto 8). */
+export function balanceDecimals(coin: string): number {
+  return coin === 'USDT' || coin === 'USD' ? 2 : 8;
+}
+
+/** Precision of statement amounts per coin (USDT 4, crypto 8). */
+export function statementDecimals(coin: string): number {
+  return coin === 'USDT' || coin === 'USD' ? 4 : 8;
+}
+
+/** Significant digits of a shown rate. */
+export const RATE_SIGNIFICANT = 6;
+
+/** A finite number or decimal string as a plain decimal string (no exponent, no separators), or null. */
+function plainDecimal(value: NumberInput): string | null {
+  if (typeof value === 'string') {
+    const s = value.trim().replace(/,/g, '');
+    if (/^[-+]?(\d+\.?\d*|\.\d+)$/.test(s)) return s.replace(/^\+/, '');
+  }
+  const n = toFiniteNumber(value);
+  if (n === null) return null;
+  const r = String(n);
+  if (!/e/i.test(r)) return r;
+  // exponent form: shift the point in the string domain
+  const [mant = '0', expText = '0'] = r.split(/e/i);
+  const neg = mant.startsWith('-');
+  const [i = '0', f = ''] = mant.replace('-', '').split('.');
+  const exp = Number(expText);
+  const digits = i + f;
+  const point = i.length + exp;
+  const body = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return neg ? `-${body}` : body;
+}
+
+/** Splits a plain decimal string into sign, integer digits and fraction digits. */
+function parts(text: string): { neg: boolean; int: string; frac: string } {
+  const neg = text.startsWith('-');
+  const body = neg ? text.slice(1) : text;
+  const [int = '', frac = ''] = body.split('.');
+  return { neg, int: int.replace(/^0+(?=\d)/, '') || '0', frac };
+}
+
+/** A balance: the coin's display precision, rounded toward zero, separators ('10,993.876544' USDT → '10,993.87'). */
+export function formatBalance(amount: NumberInput, coin: string): string {
+  const d = balanceDecimals(coin);
+  const plain = plainDecimal(amount);
+  if (plain === null) return formatNumber(0, d);
+  const { neg, int, frac } = parts(plain);
+  const cut = frac.slice(0, d).padEnd(d, '0');
+  const text = d > 0 ? `${int}.${cut}` : int;
+  const zero = /^0(\.0*)?$/.test(text);
+  return addThousandsSeparators(neg && !zero ? `-${text}` : text);
+}
+
+/** A statement amount (volume, fee, rebate): fixed at the coin's statement precision, half away from zero, separators. */
+export function formatStatement(amount: NumberInput, coin: string): string {
+  const d = statementDecimals(coin);
+  const plain = plainDecimal(amount);
+  if (plain === null) return formatNumber(0, d);
+  const { neg, int, frac } = parts(plain);
+  const units = BigInt(int + frac.slice(0, d).padEnd(d, '0')) + ((frac[d] ?? '0') >= '5' ? 1n : 0n);
+  const s = units.toString().padStart(d + 1, '0');
+  const text = d > 0 ? `${s.slice(0, -d)}.${s.slice(-d)}` : s;
+  return addThousandsSeparators(neg && units !== 0n ? `-${text}` : text);
+}
+
+/**
+ * A rate: `sig` significant digits (half away from zero), trailing zeros dropped, separators:
+ * 67704.12 → '67,704.1', 0.0000147583177879 → '0.0000147583', 1 → '1'.
+ */
+export function formatRate(value: NumberInput, sig: number = RATE_SIGNIFICANT): string {
+  const plain = plainDecimal(value);
+  if (plain === null) return '0';
+  const { neg, int, frac } = parts(plain);
+  const digits = (int + frac).replace(/^0+/, '');
+  if (digits === '' || /^0*$/.test(digits)) return '0';
+  // position of the decimal point relative to the first significant digit
+  const lead = (int + frac).length - (int + frac).replace(/^0+/, '').length;
+  const point = int.length - lead; // digits before the point, counted from the first significant one
+  const keep = Math.max(1, sig);
+  let kept = BigInt(digits.slice(0, keep).padEnd(keep, '0'));
+  if ((digits[keep] ?? '0') >= '5') kept += 1n;
+  let ks = kept.toString();
+  let p = point;
+  if (ks.length > keep) { p += 1; ks = ks.slice(0, keep); } // 999999.5 → 1000000
+  const body = p <= 0 ? `0.${'0'.repeat(-p)}${ks}` : p >= ks.length ? ks + '0'.repeat(p - ks.length) : `${ks.slice(0, p)}.${ks.slice(p)}`;
+  const trimmed = body.includes('.') ? body.replace(/\.?0+$/, '') : body;
+  return addThousandsSeparators(neg ? `-${trimmed}` : trimmed);
+}

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { formatStatement } from '../../src/format/number.ts';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, lastMailId, mailCode, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
@@ -49,9 +50,8 @@ function rebateText(fee: string): string {
   const [w = '0', f = ''] = fee.split('.');
   const minor = BigInt(w) * 1_000_000n + BigInt(f.padEnd(6, '0').slice(0, 6));
   const r = (minor * 2000n) / 10_000n;
-  const whole = (r / 1_000_000n).toLocaleString('en-US');
-  const frac = (r % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
-  return `${whole}.${frac} USDT`;
+  // shown as a statement amount (issue 26, Minor 20): fixed 4 decimals
+  return `${formatStatement(`${r / 1_000_000n}.${(r % 1_000_000n).toString().padStart(6, '0')}`, 'USDT')} USDT`;
 }
 
 for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }]) {
@@ -71,7 +71,7 @@ for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone'
     const link = (await inviter.getByTestId('rebate-link').textContent()) ?? '';
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/register\\?code=${code}$`));
     await expect(inviter.getByTestId('rebate-rate')).toHaveText('20%');
-    await expect(inviter.getByTestId('rebate-total')).toHaveText('0.00 USDT');
+    await expect(inviter.getByTestId('rebate-total')).toHaveText('0.0000 USDT');
     await expect(inviter.getByTestId('rebate-invited')).toHaveText('0');
     await expect(inviter.getByTestId('rebate-qr')).toBeVisible();
     await expect(inviter.getByText('No invitees yet. Share your link to start earning.')).toBeVisible();
@@ -126,7 +126,7 @@ for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone'
     await expect(inviter.getByTestId('rebate-total')).toHaveText(expected);
     await expect(inviter.getByTestId('rebate-today')).toContainText(expected.replace(' USDT', ''));
     await expect(inviter.getByTestId('rebate-invitees')).toContainText(expected);
-    await expect(inviter.getByTestId('rebate-yesterday')).toHaveText('0.00 USDT');
+    await expect(inviter.getByTestId('rebate-yesterday')).toHaveText('0.0000 USDT');
     await themeShots(inviter, `rebate-${vp.name}`);
     expect(await axeHits(inviter, () => expect(inviter.getByTestId('rebate-invitees')).toContainText(expected))).toEqual([]);
     await expect(inviter.locator('h1')).toHaveCount(1);

@@ -167,7 +167,7 @@ describe('spot and futures accounts', () => {
   it('spot: a coin table with total, available and frozen; a card list on a phone', async () => {
     renderAssets({ path: '/my/assets/spot-account', screen: <SpotAccountScreen />, balances: [...BALANCES, bal('spot', 'BTC', '0.10000000', '0.02000000', '0.12000000')] });
     const rows = await screen.findAllByTestId('coin-row');
-    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('USDT250.50250.500.00'), expect.stringContaining('BTC0.120.100.02')]);
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('USDT250.50250.500.00'), expect.stringContaining('BTC0.120000000.100000000.02000000')]);
     expect(rows[0]?.tagName).toBe('TR');
     cleanup();
     renderAssets({ path: '/my/assets/spot-account', screen: <SpotAccountScreen />, width: 390 });

@@ -45,15 +45,15 @@ describe('/my/rebate', () => {
     expect(screen.getByTestId('rebate-link').textContent).toBe(`${window.location.origin}/register?code=ABCD2345`);
     expect(screen.getByTestId('rebate-rate').textContent).toBe('20%');
     expect(screen.getByTestId('rebate-total').textContent).toBe('12.3456 USDT');
-    expect(screen.getByTestId('rebate-yesterday').textContent).toBe('1.20 USDT');
-    expect(screen.getByTestId('rebate-today').textContent).toBe('Today so far (UTC): 0.006 USDT');
+    expect(screen.getByTestId('rebate-yesterday').textContent).toBe('1.2000 USDT');
+    expect(screen.getByTestId('rebate-today').textContent).toBe('Today so far (UTC): 0.0060 USDT');
     expect(screen.getByTestId('rebate-invited').textContent).toBe('25');
     expect(screen.getByText('Invite friends to trade and earn 20% of every trading fee they pay.')).toBeTruthy();
     const table = await screen.findByTestId('rebate-invitees');
     expect(within(table).getAllByRole('row')).toHaveLength(11);
     expect(table.textContent).toContain('u0***@example.com');
     expect(table.textContent).toContain('130.0008 USDT');
-    expect(table.textContent).toContain('0.013 USDT');
+    expect(table.textContent).toContain('0.0130 USDT');
     expect(screen.getByTestId('page-of').textContent).toBe('Page 1 of 3');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(screen.getByTestId('rebate-invitees').textContent).toContain('u10***@example.com'));
@@ -69,10 +69,10 @@ describe('/my/rebate', () => {
       script(http);
       http.on('GET', '/referral/summary', () => envelope(200, 'success', { ...SUMMARY, totalEarnings: total }));
     } });
-    await waitFor(() => expect(screen.getByTestId('rebate-total').textContent).toBe('0.00 USDT'));
+    await waitFor(() => expect(screen.getByTestId('rebate-total').textContent).toBe('0.0000 USDT'));
     total = '0.600000';
     h.push({ type: 'balance', data: { wallet: 'fund', coin: 'USDT', available: '10000.600000', frozen: '0.000000', total: '10000.600000' } });
-    await waitFor(() => expect(screen.getByTestId('rebate-total').textContent).toBe('0.60 USDT'));
+    await waitFor(() => expect(screen.getByTestId('rebate-total').textContent).toBe('0.6000 USDT'));
   });
 
   it('lays the invitees out as cards on a phone, in Chinese, and says when there are none', async () => {
@@ -100,7 +100,7 @@ describe('dashboard referral card', () => {
     const h = renderAssets({ path: '/my/dashboard', screen: <ReferralCard />, script: (http) => script(http) });
     await waitFor(() => expect(screen.getByTestId('dash-referral-total').textContent).toBe('12.3456 USDT'));
     const card = screen.getByTestId('dash-referral');
-    expect(card.textContent).toContain('Yesterday: 1.20 USDT');
+    expect(card.textContent).toContain('Yesterday: 1.2000 USDT');
     expect(card.textContent).toContain('Invited users: 25');
     act(() => fireEvent.click(within(card).getByRole('link', { name: 'Invite friends' })));
     await waitFor(() => expect(h.location()).toBe('/my/rebate'));

@@ -7,7 +7,8 @@ import { TRADING_PATHS, WALLETS, type TransferResult, type WalletType } from '..
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { availableOf, coinsOf, type BalanceBook } from '../../screens/assets/assetsModel.ts';
 import { sanitizeAmountInput } from '../../../protocol/decimal.ts';
-import { formatCoinAmount, inputDecimals, trimDecimal } from '../../screens/assets/money.ts';
+import { inputDecimals, trimDecimal } from '../../screens/assets/money.ts';
+import { formatBalance } from '../../../format/number.ts';
 import { apiPath } from '../../screens/assets/useAccountData.ts';
 import { Button } from '../Button.tsx';
 import { Modal } from '../Modal.tsx';
@@ -171,7 +172,7 @@ function TransferForm({ book, onDone, onClose, target: { from, to, coin: asked }
         </div>
       </label>
       <p className="transfer__available" data-testid="transfer-available">
-        {t('availableAmount', { amount: formatCoinAmount(available, draft.coin), coin: draft.coin })}
+        {t('availableAmount', { amount: formatBalance(available, draft.coin), coin: draft.coin })}
       </p>
       {errorText ? (
         <p className="transfer__error" role="alert">

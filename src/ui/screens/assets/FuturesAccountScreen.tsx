@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { formatNumber, formatPercent, trendOf } from '../../../format/number.ts';
+import { formatBalance, formatNumber, formatPercent, trendOf } from '../../../format/number.ts';
 import type { Position, WalletType } from '../../../protocol/trading.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
@@ -9,7 +9,6 @@ import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { futuresSummary, type FuturesSummary } from './assetsModel.ts';
 import { AssetsFrame } from './AssetsFrame.tsx';
-import { formatCoinAmount } from './money.ts';
 import { useBalances, usePositions } from './useAccountData.ts';
 
 const TRADE_PATH = { perp: '/mFutures', std: '/stdFuture' } as const;
@@ -37,20 +36,20 @@ function ContractCard({ s, onTransfer }: { s: FuturesSummary; onTransfer: (w: Wa
       <dl className="assets-summary">
         <div>
           <dt>{t('accountEquity')} (USDT)</dt>
-          <dd data-testid={`futures-${s.contract}-equity`}>{formatCoinAmount(s.equity, 'USDT')}</dd>
+          <dd data-testid={`futures-${s.contract}-equity`}>{formatBalance(s.equity, 'USDT')}</dd>
         </div>
         <div>
           <dt>{t('available')}</dt>
-          <dd data-testid={`futures-${s.contract}-available`}>{formatCoinAmount(s.available, 'USDT')}</dd>
+          <dd data-testid={`futures-${s.contract}-available`}>{formatBalance(s.available, 'USDT')}</dd>
         </div>
         <div>
           <dt>{t('marginInUse')}</dt>
-          <dd>{formatCoinAmount(s.marginInUse, 'USDT')}</dd>
+          <dd>{formatBalance(s.marginInUse, 'USDT')}</dd>
         </div>
         <div>
           <dt>{t('unrealizedPnl')}</dt>
           <dd className={pnlClass(s.unrealizedPnl)} data-testid={`futures-${s.contract}-pnl`}>
-            {formatCoinAmount(s.unrealizedPnl, 'USDT')}
+            {formatBalance(s.unrealizedPnl, 'USDT')}
           </dd>
         </div>
       </dl>
@@ -77,11 +76,11 @@ function PositionsList({ positions }: { positions: Position[] }) {
             <div className="acct-item__row"><span>{t('entryPrice')}</span><b>{formatNumber(p.entryPrice, 2)}</b></div>
             <div className="acct-item__row"><span>{t('markPrice')}</span><b>{formatNumber(p.markPrice, 2)}</b></div>
             <div className="acct-item__row"><span>{t('liqPrice')}</span><b>{formatNumber(p.liquidationPrice, 2)}</b></div>
-            <div className="acct-item__row"><span>{t('margin')}</span><b>{formatCoinAmount(p.margin, 'USDT')}</b></div>
+            <div className="acct-item__row"><span>{t('margin')}</span><b>{formatBalance(p.margin, 'USDT')}</b></div>
             <div className="acct-item__row">
               <span>{t('pnlReturn')}</span>
               <b className={pnlClass(p.unrealizedPnl)}>
-                {formatCoinAmount(p.unrealizedPnl, 'USDT')} ({formatPercent(p.returnPct)})
+                {formatBalance(p.unrealizedPnl, 'USDT')} ({formatPercent(p.returnPct)})
               </b>
             </div>
           </li>
@@ -115,9 +114,9 @@ function PositionsList({ positions }: { positions: Position[] }) {
               <td className="num">{formatNumber(p.entryPrice, 2)}</td>
               <td className="num">{formatNumber(p.markPrice, 2)}</td>
               <td className="num">{formatNumber(p.liquidationPrice, 2)}</td>
-              <td className="num">{formatCoinAmount(p.margin, 'USDT')}</td>
+              <td className="num">{formatBalance(p.margin, 'USDT')}</td>
               <td className={`num ${pnlClass(p.unrealizedPnl)}`}>
-                {formatCoinAmount(p.unrealizedPnl, 'USDT')} ({formatPercent(p.returnPct)})
+                {formatBalance(p.unrealizedPnl, 'USDT')} ({formatPercent(p.returnPct)})
               </td>
             </tr>
           ))}

@@ -6,7 +6,8 @@ import { TransferDialog, useTransferDialog } from '../../components/transfer/Tra
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { walletSummaries } from './assetsModel.ts';
 import { AssetsFrame } from './AssetsFrame.tsx';
-import { formatCoinAmount, formatFiat } from './money.ts';
+import { formatFiat } from './money.ts';
+import { formatBalance } from '../../../format/number.ts';
 import { useBalances, useCoinPrices, useCurrency } from './useAccountData.ts';
 
 /** The first letters of a coin in a round badge (no coin artwork is shipped). */
@@ -65,9 +66,9 @@ export function WalletCoinsPage({ wallet, title }: { wallet: WalletType; title: 
                     {t('transfer')}
                   </button>
                 </div>
-                <div className="acct-item__row"><span>{t('total')}</span><b>{formatCoinAmount(b.total, b.coin)}</b></div>
-                <div className="acct-item__row"><span>{t('available')}</span><b>{formatCoinAmount(b.available, b.coin)}</b></div>
-                <div className="acct-item__row"><span>{t('frozen')}</span><b>{formatCoinAmount(b.frozen, b.coin)}</b></div>
+                <div className="acct-item__row"><span>{t('total')}</span><b>{formatBalance(b.total, b.coin)}</b></div>
+                <div className="acct-item__row"><span>{t('available')}</span><b>{formatBalance(b.available, b.coin)}</b></div>
+                <div className="acct-item__row"><span>{t('frozen')}</span><b>{formatBalance(b.frozen, b.coin)}</b></div>
               </li>
             ))}
           </ul>
@@ -87,9 +88,9 @@ export function WalletCoinsPage({ wallet, title }: { wallet: WalletType; title: 
                 {rows.map((b) => (
                   <tr key={b.coin} data-testid="coin-row">
                     <td><CoinBadge coin={b.coin} /></td>
-                    <td className="num">{formatCoinAmount(b.total, b.coin)}</td>
-                    <td className="num">{formatCoinAmount(b.available, b.coin)}</td>
-                    <td className="num">{formatCoinAmount(b.frozen, b.coin)}</td>
+                    <td className="num">{formatBalance(b.total, b.coin)}</td>
+                    <td className="num">{formatBalance(b.available, b.coin)}</td>
+                    <td className="num">{formatBalance(b.frozen, b.coin)}</td>
                     <td className="num">
                       <button type="button" className="acct-link" onClick={() => setTransferCoin(b.coin)}>
                         {t('transfer')}

@@ -9,6 +9,7 @@ import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { formatCoinAmount } from '../assets/money.ts';
+import { formatRate } from '../../../format/number.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
 import { dayEndMs, dayStartMs, formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
@@ -67,7 +68,7 @@ export function ConvertHistoryScreen() {
     { key: 'pair', label: t('pair'), head: true, render: (c) => <b>{`${c.from} → ${c.to}`}</b> },
     { key: 'paid', label: t('paid'), num: true, render: (c) => `${formatCoinAmount(c.fromAmount, c.from)} ${c.from}` },
     { key: 'received', label: t('receivedCol'), num: true, render: (c) => `${formatCoinAmount(c.toAmount, c.to)} ${c.to}` },
-    { key: 'rate', label: t('rate'), num: true, render: (c) => c.rate.replace(/\.?0+$/, '') },
+    { key: 'rate', label: t('rate'), num: true, render: (c) => formatRate(c.rate) },
     { key: 'fee', label: t('fee'), num: true, render: () => '0' },
     { key: 'account', label: t('account'), render: (c) => t(`acct_${c.account}`) },
   ];

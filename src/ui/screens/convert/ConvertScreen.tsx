@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
-import { formatNumber } from '../../../format/number.ts';
+import { formatBalance, formatRate } from '../../../format/number.ts';
 import { convertStateOf } from '../../../machines/convertMachine.ts';
 import { CONVERT_ACCOUNTS, CONVERT_COINS, CONVERT_MSG, type ConvertCoin } from '../../../protocol/convert.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
@@ -91,18 +91,18 @@ export function ConvertScreen() {
             <span className="wal-suffix">{form.from}</span>
             <button type="button" className="wal-max" disabled={busy || available === null} onClick={() => available !== null && send({ type: 'convert.amount', value: trimDecimal(available, form.from) })}>{t('max')}</button>
           </div>
-          {available !== null ? <span className="wal-hint" data-testid="cv-available">{t('available', { amount: formatCoinAmount(available, form.from), coin: form.from })}</span> : null}
+          {available !== null ? <span className="wal-hint" data-testid="cv-available">{t('available', { amount: formatBalance(available, form.from), coin: form.from })}</span> : null}
         </div>
         <div className="cv-rate">
           <span>{t('rate')}</span>
-          <b data-testid="cv-live-rate">{rate !== null && form.from !== form.to ? t('liveRate', { from: form.from, to: form.to, rate: formatNumber(rate, form.to === 'USDT' ? 2 : 8) }) : '—'}</b>
+          <b data-testid="cv-live-rate">{rate !== null && form.from !== form.to ? t('liveRate', { from: form.from, to: form.to, rate: formatRate(rate) }) : '—'}</b>
         </div>
         <div className="cv-rate"><span>{t('fee')}</span><b data-testid="cv-fee">0</b></div>
         {quote && (state === 'quoted' || state === 'converting' || state === 'expired') ? (
           <div className="cv-quote" data-testid="cv-quote">
             <div className="cv-rate"><span>{t('youPay')}</span><b>{`${formatCoinAmount(quote.fromAmount, quote.from)} ${quote.from}`}</b></div>
             <div className="cv-rate"><span>{t('youReceive')}</span><b data-testid="cv-receive">{`${formatCoinAmount(quote.toAmount, quote.to)} ${quote.to}`}</b></div>
-            <div className="cv-rate"><span>{t('rate')}</span><b data-testid="cv-quoted-rate">{t('quotedRate', { from: quote.from, to: quote.to, rate: quote.rate.replace(/\.?0+$/, '') })}</b></div>
+            <div className="cv-rate"><span>{t('rate')}</span><b data-testid="cv-quoted-rate">{t('quotedRate', { from: quote.from, to: quote.to, rate: formatRate(quote.rate) })}</b></div>
             <div className="cv-rate"><span>{t('fee')}</span><b>{`0 ${quote.from}`}</b></div>
             {state === 'expired' ? null : <span className="cv-countdown" aria-live="polite" data-testid="cv-countdown">{t('countdown', { s: ctx.secondsLeft })}</span>}
           </div>

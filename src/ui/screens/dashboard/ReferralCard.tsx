@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { formatCoinAmount } from '../assets/money.ts';
+import { formatStatement } from '../../../format/number.ts';
 import { useReferralSummary } from '../rebate/useReferral.ts';
 import '../rebate/rebate.css';
 
@@ -18,8 +18,8 @@ export function ReferralCard() {
       <div>
         <h2 className="acct-card__title" id="dash-referral-title">{t('cardTitle')}</h2>
         <div className="rb-card__figures">
-          <b className="rb-stat__value rf-num" data-testid="dash-referral-total">{s ? `${formatCoinAmount(s.totalEarnings, s.coin)} ${s.coin}` : '—'}</b>
-          <span className="acct-muted">{s ? t('cardYesterday', { amount: formatCoinAmount(s.yesterdayEarnings, s.coin), coin: s.coin }) : null}</span>
+          <b className="rb-stat__value rf-num" data-testid="dash-referral-total">{s ? `${formatStatement(s.totalEarnings, s.coin)} ${s.coin}` : '—'}</b>
+          <span className="acct-muted">{s ? t('cardYesterday', { amount: formatStatement(s.yesterdayEarnings, s.coin), coin: s.coin }) : null}</span>
           <span className="acct-muted">{s ? t('cardInvited', { n: s.totalInvited }) : null}</span>
         </div>
       </div>

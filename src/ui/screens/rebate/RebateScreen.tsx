@@ -6,7 +6,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { useCopy } from '../../hooks/useCopy.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
-import { formatCoinAmount } from '../assets/money.ts';
+import { formatStatement } from '../../../format/number.ts';
 import { RowList, type Column } from '../orders/columns.tsx';
 import { formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
@@ -33,14 +33,14 @@ export function RebateScreen() {
   const invitees = useInvitees(page);
   const s = summary.status === 'ready' ? summary.data : null;
   const link = s ? absoluteLink(s.link, window.location.origin) : '';
-  const money = (v: string | undefined) => (s && v !== undefined ? `${formatCoinAmount(v, s.coin)} ${s.coin}` : '—');
+  const money = (v: string | undefined) => (s && v !== undefined ? `${formatStatement(v, s.coin)} ${s.coin}` : '—');
 
   const columns: Column<Invitee>[] = [
     { key: 'email', label: t('account'), head: true, render: (i) => <b>{i.email}</b> },
     { key: 'registered', label: t('registeredAt'), render: (i) => formatDateTime(i.registeredAt) },
-    { key: 'volume', label: t('volume'), num: true, render: (i) => `${formatCoinAmount(i.volume, 'USDT')} USDT` },
-    { key: 'fees', label: t('fees'), num: true, render: (i) => `${formatCoinAmount(i.fees, 'USDT')} USDT` },
-    { key: 'rebate', label: t('rebate'), num: true, render: (i) => <span className="acct-up">{`${formatCoinAmount(i.rebate, 'USDT')} USDT`}</span> },
+    { key: 'volume', label: t('volume'), num: true, render: (i) => `${formatStatement(i.volume, 'USDT')} USDT` },
+    { key: 'fees', label: t('fees'), num: true, render: (i) => `${formatStatement(i.fees, 'USDT')} USDT` },
+    { key: 'rebate', label: t('rebate'), num: true, render: (i) => <span className="acct-up">{`${formatStatement(i.rebate, 'USDT')} USDT`}</span> },
   ];
 
   return (
@@ -82,7 +82,7 @@ export function RebateScreen() {
         <div className="acct-card rb-stat">
           <span className="acct-muted">{t('totalEarnings')}</span>
           <b className="rb-stat__value rf-num" data-testid="rebate-total">{money(s?.totalEarnings)}</b>
-          {s ? <span className="acct-muted rb-stat__sub" data-testid="rebate-today">{t('todayEarnings', { amount: formatCoinAmount(s.todayEarnings, s.coin), coin: s.coin })}</span> : null}
+          {s ? <span className="acct-muted rb-stat__sub" data-testid="rebate-today">{t('todayEarnings', { amount: formatStatement(s.todayEarnings, s.coin), coin: s.coin })}</span> : null}
         </div>
         <div className="acct-card rb-stat">
           <span className="acct-muted">{t('yesterdayEarnings')}</span>

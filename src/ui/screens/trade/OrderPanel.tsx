@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
-import { formatNumber } from '../../../format/number.ts';
+import { formatBalance, formatNumber } from '../../../format/number.ts';
 import {
   estimateCost,
   hasLimitPrice,
@@ -441,7 +441,7 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
       <dl className="rf-op-est">
         <dt>{t('available')}</dt>
         <dd className="rf-num" data-testid="available">
-          {available === null ? '--' : formatNumber(account?.balance?.available ?? available, 2)} {info.quote}
+          {available === null ? '--' : formatBalance(account?.balance?.available ?? available, info.quote)} {info.quote}
         </dd>
         <dt>{t('margin')}</dt>
         <dd className="rf-num">

@@ -6,6 +6,7 @@ import { useSession } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { formatCoinAmount, inputDecimals } from '../assets/money.ts';
+import { formatBalance } from '../../../format/number.ts';
 import { sanitizeAmountInput } from '../../../protocol/decimal.ts';
 import { FormField } from '../login/FormField.tsx';
 import { SendCodeButton } from '../login/SendCodeButton.tsx';
@@ -121,7 +122,7 @@ export function WithdrawalScreen() {
             {coinInfo ? <p className="acct-muted wal-min" data-testid="withdraw-min">{`${walletText(t, WALLET_MSG.minWithdrawal)}${coinInfo.minWithdrawal} ${form.coin}`}</p> : null}
             <dl className="wal-summary">
               <dt>{t('assets:available')}</dt>
-              <dd data-testid="withdraw-available">{coinInfo ? `${formatCoinAmount(coinInfo.available, form.coin)} ${form.coin}` : '—'}</dd>
+              <dd data-testid="withdraw-available">{coinInfo ? `${formatBalance(coinInfo.available, form.coin)} ${form.coin}` : '—'}</dd>
               <dt>{t('networkFee')}</dt>
               <dd data-testid="withdraw-fee">{coinInfo ? `${coinInfo.fee} ${form.coin}` : '—'}</dd>
               <dt>{t('received')}</dt>
