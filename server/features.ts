@@ -7,7 +7,7 @@ import { helpPlugin } from './help/routes.ts';
 import { copyPlugin, COPY_JOB_MS, runCopyJobs } from './copy/routes.ts';
 import { kycPlugin } from './kyc/routes.ts';
 import { moneyPlugin } from './money/routes.ts';
-import { notifyPlugin } from './notify/routes.ts';
+import { notifyPlugin, NOTIFY_JOB_MS, runNotifyJobs } from './notify/routes.ts';
 import { MONEY_JOB_MS, runMoneyJobs } from './money/jobs.ts';
 import { createTrading } from './trading/wiring.ts';
 import { vouchersPlugin } from './vouchers/routes.ts';
@@ -30,7 +30,7 @@ export const SERVER_FEATURES: readonly ServerFeature[] = [
   { name: 'vouchers', plugin: vouchersPlugin },
   { name: 'referral', plugin: referralPlugin },
   { name: 'help', plugin: helpPlugin },
-  { name: 'notify', plugin: notifyPlugin },
+  { name: 'notify', plugin: notifyPlugin, job: { everyMs: NOTIFY_JOB_MS, run: (d) => runNotifyJobs(d) } },
   { name: 'dashboard', plugin: dashboardPlugin },
   { name: 'copy', plugin: (d) => (d.source ? copyPlugin(d) : null), job: { everyMs: COPY_JOB_MS, run: (d, now) => runCopyJobs(d, now) } },
 ];

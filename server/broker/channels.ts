@@ -1,4 +1,5 @@
 import type { Revocation, RevocationHub, RevocationListener } from '../ws/revocations.ts';
+import { createTaps } from '../ws/userBus.ts';
 import type { UserEventBus, UserFrame, UserFrameListener } from '../ws/userBus.ts';
 import type { Broker } from './broker.ts';
 
@@ -59,10 +60,13 @@ function channelFanout<T>(broker: Broker, channel: string, onError: (err: unknow
 export function createBrokerUserBus(broker: Broker, opts: { publishAlways?: boolean; onError?: (err: unknown) => void } = {}): UserEventBus {
   const onError = opts.onError ?? ((err: unknown) => console.error('user bus listener failed', err));
   const byUser = new Map<number, ReturnType<typeof channelFanout<UserFrame>>>();
+  const taps = createTaps(onError);
   return {
     publish(userId, frame) {
       broker.publish(CHANNEL.user(userId), JSON.stringify(frame));
+      taps.run(userId, frame);
     },
+    tap: (t) => taps.add(t),
     subscribe(userId, listener: UserFrameListener) {
       let fanout = byUser.get(userId);
       if (fanout === undefined) {

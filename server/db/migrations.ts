@@ -607,6 +607,32 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         if (dialect === 'postgres') await sql`DROP SEQUENCE IF EXISTS users_uid_seq`.execute(db);
       },
     },
+    // Issue 26 (Major 8): in-app notifications. One row per notice, written in the user's notification
+    // language; (user_id, dedupe) is unique so an event seen twice (a frame published again, two
+    // processes) records, pushes and mails once.
+    '0041_notifications': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('notifications')
+          .addColumn('id', rowId, id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('module', 'text', (c) => c.notNull())
+          .addColumn('dedupe', 'text', (c) => c.notNull())
+          .addColumn('lang', 'text', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('params', 'text', (c) => c.notNull())
+          .addColumn('read_at', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('notifications_dedupe').unique().on('notifications').columns(['user_id', 'dedupe']).execute();
+        await db.schema.createIndex('notifications_user_time').on('notifications').columns(['user_id', 'created_at']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('notifications').ifExists().execute();
+      },
+    },
   };
 }
 

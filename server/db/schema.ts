@@ -369,6 +369,21 @@ export interface NotifyPrefsTable {
   updated_at: number;
 }
 
+/** An in-app notice (issue 26, Major 8; server/notify/notifications.ts). `params` is a JSON object of strings. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  module: string;
+  dedupe: string;
+  lang: string;
+  title: string;
+  body: string;
+  params: string;
+  read_at: number | null;
+  created_at: number;
+}
+
 /** A lead trader others can copy (issue 15): a simulated one, or a user whose trader_apply was approved. */
 export interface CopyTradersTable {
   user_id: number;
@@ -483,6 +498,7 @@ export interface Database {
   help_articles: HelpArticlesTable;
   help_meta: HelpMetaTable;
   notify_prefs: NotifyPrefsTable;
+  notifications: NotificationsTable;
   copy_traders: CopyTradersTable;
   copy_follows: CopyFollowsTable;
   copy_positions: CopyPositionsTable;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { boostBody, claimBody, compensationListQuery, fastForwardBody, withdrawBody as compensationWithdrawBody } from './compensation.ts';
 import { conversionSchema, convertBody, convertHistoryQuery, quoteBody, quoteSchema } from './convert.ts';
 import { helpLangQuery, helpSearchQuery, notifyPrefsBody } from './help.ts';
+import { notificationListQuery, notificationReadBody, notificationSchema, unreadCountSchema } from './notifications.ts';
 import {
   copyApplyBody, copyClosePositionBody, copyDevReviewBody, copyDevTradeBody, copyFollowBody, copyOrdersQuery, copyUnfollowBody, traderHistoryQuery, tradersQuery,
 } from './copy.ts';
@@ -159,6 +160,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('get', '/api/help/search', 'help', 'Search the help articles of one language', { query: helpSearchQuery, data: '{list: HelpSearchHit[], total}' }),
   r('get', '/api/notify/prefs', 'notify', 'Notification language and sysNotify / tradeNotify / eventNotify', { ...A, data: 'NotifyPrefs' }),
   r('post', '/api/notify/prefs', 'notify', 'Save any subset of the notification preferences', { ...A, body: notifyPrefsBody, data: 'NotifyPrefs' }),
+  r('get', '/api/notify/list', 'notify', 'In-app notifications, newest first, paged (unread=1: only unread)', { ...A, query: notificationListQuery, data: 'Page<Notification>', response: pageSchema(notificationSchema) }),
+  r('get', '/api/notify/unread', 'notify', 'Number of unread notifications', { ...A, data: 'UnreadCount', response: unreadCountSchema }),
+  r('post', '/api/notify/read', 'notify', "Mark the user's notifications with these ids read; answers the unread count", { ...A, body: notificationReadBody, data: 'UnreadCount', response: unreadCountSchema }),
+  r('post', '/api/notify/read-all', 'notify', 'Mark every notification read; answers the unread count', { ...A, data: 'UnreadCount', response: unreadCountSchema }),
   r('get', '/api/dashboard/summary', 'dashboard', "Today's realized PnL and fees (UTC day) and usable vouchers", { ...A, data: 'DashboardSummary' }),
 ];
 
