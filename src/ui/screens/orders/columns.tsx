@@ -46,9 +46,21 @@ export function orderTriggerText(t: TFunction, o: Order): string {
   return tr ? `${formatNumber(tr.price, 2)} · ${t(`triggerBy_${tr.by}`)}` : '--';
 }
 
+/** A time on two lines (date, then time of day), so the wide order tables fit at 1440 px (issue 26, Minor 21). */
+function timeCell(ms: number): ReactNode {
+  const [day, clock] = formatDateTime(ms).split(' ');
+  return (
+    <span className="orders-time">
+      {day}
+      <br />
+      {clock}
+    </span>
+  );
+}
+
 export function orderColumns(t: TFunction, withStatus: boolean): Column<Order>[] {
   const cols: Column<Order>[] = [
-    { key: 'time', label: t('time'), render: (o) => formatDateTime(o.createdAt) },
+    { key: 'time', label: t('time'), render: (o) => timeCell(o.createdAt) },
     { key: 'symbol', label: t('pair'), head: true, render: (o) => <b>{o.symbol}</b> },
     { key: 'contract', label: t('contract'), render: (o) => contractLabel(t, o.contract) },
     { key: 'kind', label: t('kind'), render: (o) => t(`kind_${o.kind}`) },
@@ -66,7 +78,7 @@ export function orderColumns(t: TFunction, withStatus: boolean): Column<Order>[]
 
 export function fillColumns(t: TFunction): Column<Fill>[] {
   return [
-    { key: 'time', label: t('time'), render: (f) => formatDateTime(f.time) },
+    { key: 'time', label: t('time'), render: (f) => timeCell(f.time) },
     { key: 'symbol', label: t('pair'), head: true, render: (f) => <b>{f.symbol}</b> },
     { key: 'contract', label: t('contract'), render: (f) => contractLabel(t, f.contract) },
     { key: 'kind', label: t('kind'), render: (f) => t(`kind_${f.kind}`) },
@@ -131,7 +143,7 @@ export function RowList<T>({ rows, columns, rowKey, mobile, actions, label }: {
                 {c.label}
               </th>
             ))}
-            {actions ? <th scope="col" className="num">{actions.label}</th> : null}
+            {actions ? <th scope="col" className="num acct-table__actions">{actions.label}</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -142,7 +154,7 @@ export function RowList<T>({ rows, columns, rowKey, mobile, actions, label }: {
                   {c.render(r)}
                 </td>
               ))}
-              {actions ? <td className="num">{actions.render(r)}</td> : null}
+              {actions ? <td className="num acct-table__actions">{actions.render(r)}</td> : null}
             </tr>
           ))}
         </tbody>
