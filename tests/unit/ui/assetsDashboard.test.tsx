@@ -37,6 +37,18 @@ describe('dashboard', () => {
     expect(await screen.findByRole('dialog')).toBeTruthy();
   });
 
+  it("Today's PnL says what it counts, so it is not read as the compensation page's all-time PnL (issue 26, Minor 22)", async () => {
+    renderAssets({
+      path: '/my/dashboard',
+      screen: <DashboardScreen />,
+      script: (http) => http.on('GET', '/dashboard/summary', envelope(200, 'success', { dayStart: 0, todayRealizedPnl: '2.440000', todayFees: '0.600000', todayTrades: 3, usableVouchers: 0 })),
+    });
+    const card = await screen.findByTestId('dash-card-pnl');
+    await waitFor(() => expect(screen.getByTestId('dash-card-pnl-value').textContent).toBe('+2.44 USDT'));
+    expect(card.textContent).toContain("Today's PnL");
+    expect(card.textContent).toContain('Your own futures trades since 00:00 UTC: realized PnL minus trading fees (copy trading and funding not included)');
+  });
+
   it('an unverified user gets a link to identity verification (jp)', async () => {
     const h = renderAssets({
       path: '/my/dashboard',

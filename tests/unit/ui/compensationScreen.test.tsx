@@ -82,6 +82,9 @@ describe('compensation orders screen', () => {
     // statements read in cents (issue 14: no six-decimal amounts); the withdraw dialog below stays exact
     expect(screen.getByTestId('comp-summaryPending').textContent).toContain('152.93');
     expect(screen.getByTestId('comp-summaryPending').textContent).not.toContain('152.925');
+    // the all-time PnL says what it counts, unlike the dashboard's Today's PnL (issue 26, Minor 22)
+    expect(screen.getByTestId('comp-summaryPnl').textContent).toContain('All-time PnL');
+    expect(screen.getByTestId('comp-summaryPnl-hint').textContent).toBe('Since sign-up: your futures and copy trading, after fees and funding');
     expect(rows[2]?.textContent).toContain('152.93');
     expect(rows[2]?.textContent).not.toContain('152.925');
     const table = screen.getByRole('table');

@@ -59,6 +59,7 @@ function Summary({ s }: { s: CompensationSummary }) {
           <span className="acct-muted">{t(k)}</span>
           <b className={cls}>{formatUsdtDisplay(v)}</b>
           <span className="acct-muted comp-summary__unit">USDT</span>
+          {k === 'summaryPnl' ? <span className="acct-muted comp-summary__hint" data-testid="comp-summaryPnl-hint">{t('summaryPnlHint')}</span> : null}
         </div>
       ))}
     </div>
