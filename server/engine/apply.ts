@@ -185,9 +185,20 @@ export function marketView(s: EngineState): MarketView {
 
 // ------------------------------------------------------------------ state writes (the only ones)
 
+/** Moves the user's frozen in `wallet` by `delta` (no zero entries). */
+function freeze(x: X, userId: number, wallet: Wallet, delta: bigint): void {
+  if (delta === 0n) return;
+  const k = balanceKey(userId, wallet, COIN);
+  const v = (x.s.frozen.get(k) ?? 0n) + delta;
+  if (v === 0n) x.tx.del(x.s.frozen, k);
+  else x.tx.set(x.s.frozen, k, v);
+}
+
 function saveOrder(x: X, row: OrderRow): void {
   const s = x.s;
   const prev = s.orders.get(row.id);
+  const lockBefore = prev?.status === 'pending' ? parseMinor(prev.margin) : 0n;
+  freeze(x, row.user_id, row.contract, (row.status === 'pending' ? parseMinor(row.margin) : 0n) - lockBefore);
   x.tx.set(s.orders, row.id, row);
   x.tx.set(x.orders, row.id, row);
   if (!prev) x.tx.set(s.clientIds, clientKey(row.user_id, row.client_order_id), row.id);
@@ -242,6 +253,9 @@ function reread(x: X, id: string): OrderRow {
 
 function savePosition(x: X, p: PositionRow): void {
   const key = positionKey(p.user_id, p.symbol, p.contract);
+  const before = x.s.positions.get(key);
+  const marginBefore = before?.id === p.id ? parseMinor(before.margin) : 0n;
+  freeze(x, p.user_id, p.contract, (p.status === 'open' ? parseMinor(p.margin) : 0n) - marginBefore);
   if (p.status === 'open') {
     x.tx.set(x.s.positions, key, p);
     x.tx.set(x.s.positionIds, p.id, key);

@@ -41,6 +41,13 @@ export interface EngineState {
    * of a user's pending orders and open positions), as server/wallet/wallet.ts derives it.
    */
   balances: Map<BalanceKey, bigint>;
+  /**
+   * A user's `frozen` by wallet and coin (`user|wallet|asset`, minor units, no zero entries): the
+   * margin locked by their pending orders and open positions, kept as they change (what
+   * server/wallet/wallet.ts frozenOf sums from the tables). Invariant: per wallet, the escrow's
+   * balance is the sum of every user's frozen there.
+   */
+  frozen: Map<BalanceKey, bigint>;
   /** Every order by id (terminal ones too: cancel / edit of a filled order answer "not pending"). */
   orders: Map<string, OrderRow>;
   /** `user|clientOrderId` → order id: placement is idempotent by it. */
@@ -64,6 +71,7 @@ export function emptyState(rules: readonly EngineRules[] = []): EngineState {
     rules: new Map(rules.map((r) => [r.symbol, r])),
     market: new Map(),
     balances: new Map(),
+    frozen: new Map(),
     orders: new Map(),
     clientIds: new Map(),
     pending: new Map(),
