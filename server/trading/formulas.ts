@@ -1,5 +1,6 @@
 import { decimalsOf as coinDecimals } from '../db/money.ts';
 import type { SymbolInfo } from '../../src/protocol/market.ts';
+import { marginRatioOf } from '../../src/protocol/contractRules.ts';
 
 /**
  * The futures formulas, exact and pure (docs/TRADING.md states each one with a worked example).
@@ -161,12 +162,16 @@ export function shouldLiquidate(rules: Rules, side: PositionSide, cost: bigint, 
   return equity * PPB <= b.mmrPpb * value - b.cum * PPB;
 }
 
-/** Margin ratio for display: (margin + pnl) / notional(mark); 0 when the notional is 0. */
+/**
+ * Margin ratio (issue 26, as Binance / Bybit): maintenance margin of the notional at the mark /
+ * margin balance (margin + pnl); 1 (100 %) is exactly where {@link shouldLiquidate} starts to hold
+ * (marginRatioOf, shared with the client's live figures); 0 for an empty position.
+ */
 export function marginRatio(rules: Rules, side: PositionSide, cost: bigint, margin: bigint, qtyUnits: bigint, markUnits: bigint): number {
   const value = notional(rules, markUnits, qtyUnits);
-  if (value === 0n) return 0;
+  if (qtyUnits === 0n) return 0;
   const equity = margin + (side === 'long' ? value - cost : cost - value);
-  return Number((equity * 1_000_000n) / value) / 1_000_000;
+  return marginRatioOf(maintenanceMargin(rules, value), equity);
 }
 
 /**

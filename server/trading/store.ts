@@ -9,7 +9,7 @@ import type { Page } from '../../src/protocol/envelope.ts';
 import type { z } from 'zod';
 import type { fillsQuery, ordersQuery } from '../../src/protocol/trading.ts';
 import type { CancelReason, Fill, Order, Position } from '../../src/protocol/trading.ts';
-import type { ContractRules } from '../../src/protocol/contractRules.ts';
+import type { ContractRules, MarginBracket } from '../../src/protocol/contractRules.ts';
 import { bracketsOf, entryPrice, makerRate, liquidationPrice, marginRatio, pnl, PPB, scaled, unscaled } from './formulas.ts';
 import type { Rules } from './formulas.ts';
 
@@ -75,7 +75,6 @@ export function fillDto(r: FillRow, coin = 'USDT'): Fill {
 
 /** The contract details (GET /api/trade/rules): rules, maker / taker rates and the maintenance brackets. */
 export function contractRulesDto(rules: Rules): ContractRules {
-  const ratio = (ppb: bigint) => Number(ppb) / Number(PPB);
   return {
     symbol: rules.symbol,
     tickSize: rules.tickSize,
@@ -91,15 +90,28 @@ export function contractRulesDto(rules: Rules): ContractRules {
     mMarginRatio: rules.mMarginRatio,
     overnightFeeRatio: rules.overnightFeeRatio,
     fundingRateRatio: rules.fundingRateRatio,
-    brackets: bracketsOf(rules).map((b) => ({
-      bracket: b.bracket,
-      notionalFloor: formatMinor(b.floor, rules.quote),
-      notionalCap: b.cap === null ? null : formatMinor(b.cap, rules.quote),
-      maxLeverage: b.maxLeverage,
-      mmr: ratio(b.mmrPpb),
-      maintAmount: formatMinor(b.cum, rules.quote),
-    })),
+    brackets: marginBrackets(rules),
   };
+}
+
+const bracketDtos = new Map<string, MarginBracket[]>();
+
+/** The instrument's maintenance brackets as the API sends them (GET /trade/rules, and every Position DTO). */
+export function marginBrackets(rules: Rules): MarginBracket[] {
+  const key = `${rules.symbol}|${rules.quote}|${rules.maxLever}|${rules.mMarginRatio}`;
+  const hit = bracketDtos.get(key);
+  if (hit) return hit;
+  const ratio = (ppb: bigint) => Number(ppb) / Number(PPB);
+  const out = bracketsOf(rules).map((b) => ({
+    bracket: b.bracket,
+    notionalFloor: formatMinor(b.floor, rules.quote),
+    notionalCap: b.cap === null ? null : formatMinor(b.cap, rules.quote),
+    maxLeverage: b.maxLeverage,
+    mmr: ratio(b.mmrPpb),
+    maintAmount: formatMinor(b.cum, rules.quote),
+  }));
+  bracketDtos.set(key, out);
+  return out;
 }
 
 /** Position DTO valued at `mark` (falls back to the entry price when the market has no price yet). */
@@ -122,6 +134,7 @@ export function positionDto(r: PositionRow, rules: Rules, mark: number | undefin
     liquidationPrice: liquidationPrice(rules, r.side, cost, margin, qty),
     margin: formatMinor(margin, rules.quote),
     marginRatio: marginRatio(rules, r.side, cost, margin, qty, markUnits),
+    brackets: marginBrackets(rules),
     unrealizedPnl: formatMinor(upnl, rules.quote),
     returnPct: margin > 0n ? Number((upnl * 1_000_000n) / margin) / 10_000 : 0,
     tp,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
 import { contractKindSchema } from './market.ts';
 import { decimalNumber, decimalString, optionalDecimalNumber, wholeNumber } from './numberRule.ts';
+import type { MarginBracket } from './contractRules.ts';
 
 /**
  * Futures trading and wallet protocol (issue 4): REST bodies, DTOs and the user-socket frames.
@@ -330,8 +331,14 @@ export interface Position {
   markPrice: number;
   liquidationPrice: number;
   margin: string;
-  /** (margin + unrealizedPnl) / (qty × markPrice); liquidated when the equity falls to the maintenance margin of its bracket (ContractRules.brackets). */
+  /**
+   * Maintenance margin / margin balance (margin + unrealizedPnl), as Binance and Bybit: 1 (100 %)
+   * is liquidation (marginRatioOf in src/protocol/contractRules.ts; the maintenance margin is that
+   * of the notional's bracket at the mark).
+   */
   marginRatio: number;
+  /** The instrument's maintenance brackets, so the client values the margin ratio at a live mark (absent in recordings from before issue 26). */
+  brackets?: MarginBracket[];
   unrealizedPnl: string;
   returnPct: number;
   tp: number | null;

@@ -1,5 +1,6 @@
 import { formatScaled, parseScaled, SCALE } from '../protocol/decimal.ts';
 import { scaledOf } from '../protocol/positionMath.ts';
+import { maintenanceMarginOf, marginRatioOf } from '../protocol/contractRules.ts';
 import type { Position } from '../protocol/trading.ts';
 
 /**
@@ -74,7 +75,7 @@ export function revaluePosition(p: Position, mark: number | null | undefined, dp
   const upnl = p.side === 'long' ? value - cost : cost - value;
   // Both ratios at the server's precision: the DTO's returnPct is a percent at 4 decimals, marginRatio at 6.
   const returnPct = margin > 0n ? ratio(upnl * 100n, margin, 10_000n) : 0;
-  const marginRatio = value === 0n ? 0 : ratio(margin + upnl, value, 1_000_000n);
+  const marginRatio = liveMarginRatio(p, value, margin + upnl, dp);
   return {
     ...p,
     markPrice: mark as number,
@@ -83,6 +84,19 @@ export function revaluePosition(p: Position, mark: number | null | undefined, dp
     marginRatio,
     liqDistance: distance(p.side, mark as number, p.liquidationPrice),
   };
+}
+
+/**
+ * Maintenance margin / margin balance at the live notional (issue 26: 100 % is liquidation), with
+ * the brackets the DTO carries and the engine's rounding (marginRatioOf, maintenanceMarginOf); a DTO
+ * without brackets (a recording from before) keeps the server's figure.
+ */
+function liveMarginRatio(p: Position, value: bigint, balance: bigint, dp: number): number {
+  if (scaledOf(p.qty) === 0n) return 0;
+  if (!p.brackets) return p.marginRatio;
+  const unit = 10n ** BigInt(SCALE - dp);
+  const mm = maintenanceMarginOf(p.brackets, value / unit, dp);
+  return mm === null ? p.marginRatio : marginRatioOf(mm, balance / unit);
 }
 
 function distance(side: Position['side'], mark: number, liq: number): number | null {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
-import { initialMargin, notional, scaled, shouldLiquidate, unscaled } from '../../server/trading/formulas.ts';
+import { initialMargin, maintenanceMargin, notional, scaled, shouldLiquidate, unscaled } from '../../server/trading/formulas.ts';
 import { positionDto, type PositionRow } from '../../server/trading/store.ts';
 import { costOf, revaluePosition, revaluePositions } from '../../src/streams/positionFigures.ts';
 
@@ -76,6 +76,24 @@ describe('live position figures (src/streams/positionFigures.ts) vs the server (
         }
         const liquidates = shouldLiquidate(rules, row.side, cost, margin, qty, scaled(live, rules.pricePrecision));
         expect(p.liqDistance! <= 0).toBe(liquidates);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('the margin ratio (maintenance margin / margin balance) reaches 100 % exactly where the engine liquidates, on both sides (issue 26)', () => {
+    fc.assert(
+      fc.property(position, ({ rules, row, cost, margin, qty, mark, live }) => {
+        const server = positionDto(row, rules, live, null, null);
+        const client = revaluePosition(positionDto(row, rules, mark, null, null), live);
+        const liquidates = shouldLiquidate(rules, row.side, cost, margin, qty, scaled(live, rules.pricePrecision));
+        expect(server.marginRatio >= 1).toBe(liquidates);
+        expect(client.marginRatio >= 1).toBe(liquidates);
+        expect(server.marginRatio).toBeGreaterThanOrEqual(0);
+        // the definition, exactly: maintenance margin of the notional at the mark over margin + uPnL
+        const value = notional(rules, scaled(live, rules.pricePrecision), qty);
+        const balance = margin + (row.side === 'long' ? value - cost : cost - value);
+        if (balance > 0n) expect(server.marginRatio).toBe(Number((maintenanceMargin(rules, value) * 1_000_000n) / balance) / 1_000_000);
       }),
       { numRuns: 400 },
     );

@@ -37,7 +37,8 @@ describe('market open and close (hand-computed)', () => {
     await t.move('BTCUSDT', 66_000);
     [pos] = await t.positions();
     expect(pos).toMatchObject({ markPrice: 66_000, unrealizedPnl: '600.000000', returnPct: 100 });
-    expect(pos?.marginRatio).toBeCloseTo(1200 / 6600, 6);
+    // maintenance margin 6600 × 0.4 % = 26.4 over the margin balance 600 + 600 (issue 26: 100 % is liquidation)
+    expect(pos?.marginRatio).toBe(0.022);
 
     const closed = await call<Order>(t.h, '/trade/position/close', { token: t.token, body: { positionId: pos?.id } });
     expect(closed.code).toBe(200);
