@@ -22,6 +22,7 @@ import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts
 import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
 import { createViewState, type ViewStateStore, type ViewValues } from './viewState.ts';
 import { createPageWake, type PageWake } from './pageWake.ts';
+import { createNotificationCenter, type NotificationCenter } from './notificationCenter.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -48,7 +49,7 @@ export interface AppCore {
   /** The mounted screens' actors as the replay reaches them, and the hook that records their intents (src/core/screenActors.ts). */
   screens: ScreenActors;
   /** Every stream of the market and of the user, per symbol / contract (src/core/marketStreams.ts, userStreams.ts). */
-  streams: { market: MarketStreams; user: UserStreams; queries: LiveQueries };
+  streams: { market: MarketStreams; user: UserStreams; queries: LiveQueries; notifications: NotificationCenter };
   /** The lifecycle machines of the screens (order ticket, KYC, compensation, coupon): src/core/screenMachines.ts. */
   machines: ScreenMachines;
   /** Cosmetic UI time (carousel, countdowns) on the unrecorded clock: src/core/timers.ts. */
@@ -215,6 +216,8 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     market: marketStreams,
     user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer, mark$ }),
     queries: createLiveQueries({ api, userFrames$, defer: options.defer }),
+    // The bell and its list (issue 26, Major 8): loaded by its first reader, live by `notification` frames.
+    notifications: createNotificationCenter({ api, frames$: userFrames$, token$, now: () => clock.now() }),
   };
   user$ = streams.user;
   const screens = createScreenActors();
@@ -290,7 +293,10 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       const u = streams.user.state();
       const rejected = (m.rejected as number) + (u.rejected as number);
       const views = view.all();
-      return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected }, ...(Object.keys(views).length > 0 ? { view: views } : {}) };
+      // The notification centre only while a reader (the bell) holds it: logs recorded without it hash as before.
+      const notices = streams.notifications.current();
+      const extra = notices === null ? {} : { notifications: { status: notices.status, unread: notices.unread, total: notices.total, ids: notices.items.map((n) => [n.id, n.readAt]) } };
+      return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected, ...extra }, ...(Object.keys(views).length > 0 ? { view: views } : {}) };
     },
     violations: () => [...streams.market.violations(), ...streams.user.violations()],
     stop() {
@@ -300,6 +306,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       tradeLayout.stop();
       streams.market.stop();
       streams.user.stop();
+      streams.notifications.stop();
       sessionActor.stop();
       market.stop();
       user.stop();

@@ -9,6 +9,7 @@ import { useSession } from './AppCoreProvider.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
 import { Logo } from './Logo.tsx';
 import { MORE_MENU, TRADE_MENU, type MenuItem } from './menus.ts';
+import { NotificationBell } from './NotificationBell.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 
 function MenuDropdown({ label, items }: { label: string; items: readonly MenuItem[] }) {
@@ -78,7 +79,10 @@ export function DesktopTopBar() {
       </nav>
       <div className="rf-topbar__right">
         {loggedIn ? (
-          <AccountMenu />
+          <>
+            <NotificationBell />
+            <AccountMenu />
+          </>
         ) : (
           <>
             <Link className="rf-btn rf-btn--text rf-btn--sm" to={loginHref} data-testid="login-link">

@@ -5,6 +5,7 @@ import { Avatar } from '../components/Avatar.tsx';
 import { useSession } from './AppCoreProvider.tsx';
 import { Logo } from './Logo.tsx';
 import { MobileDrawer } from './MobileDrawer.tsx';
+import { NotificationBell } from './NotificationBell.tsx';
 
 /** Mobile/tablet top bar (SPEC §2): logo, Register or account icon, menu drawer. */
 export function MobileTopBar() {
@@ -16,9 +17,12 @@ export function MobileTopBar() {
       <Logo />
       <div className="rf-topbar__right">
         {loggedIn ? (
-          <Link to="/my/dashboard" aria-label={t('account')} className="rf-icon-btn">
-            <Avatar src={userInfo?.avatar} size={26} alt={t('avatarAlt')} />
-          </Link>
+          <>
+            <NotificationBell />
+            <Link to="/my/dashboard" aria-label={t('account')} className="rf-icon-btn">
+              <Avatar src={userInfo?.avatar} size={26} alt={t('avatarAlt')} />
+            </Link>
+          </>
         ) : (
           <Link className="rf-btn rf-btn--primary rf-btn--sm" to="/register">
             {t('register')}

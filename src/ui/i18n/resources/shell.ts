@@ -82,6 +82,16 @@ const en = {
   scanToDownload: 'Scan to download the app',
   followUs: 'Follow us',
   copyright: '© 2026 RiskFree. All rights reserved.',
+  notifications: 'Notifications',
+  notificationsUnread: 'Notifications, {{count}} unread',
+  markAllRead: 'Mark all as read',
+  markRead: 'Mark as read',
+  noNotifications: 'No notifications yet',
+  loadMoreNotifications: 'Load more',
+  notificationsLoadFailed: 'Could not load notifications',
+  unreadTag: 'Unread',
+  closeNotifications: 'Close notifications',
+  notificationSettings: 'Notification settings',
 } as const;
 
 export const shell = defineResources({
@@ -103,6 +113,8 @@ export const shell = defineResources({
     cookiePolicy: 'Cookie 政策', userAgreement: '用户协议', futuresRules: '合约交易规则', disclaimer: '免责声明',
     tagline: '无风险交易，由1亿美元风险基金保障。', appStore: 'App Store', googlePlay: '安卓', appVersion: '版本 {{version}}',
     scanToDownload: '扫码下载 App', followUs: '关注我们', copyright: '© 2026 RiskFree. 保留所有权利。',
+    notifications: '通知', notificationsUnread: '通知，{{count}} 条未读', markAllRead: '全部标为已读', markRead: '标为已读', noNotifications: '暂无通知',
+    loadMoreNotifications: '加载更多', notificationsLoadFailed: '无法加载通知', unreadTag: '未读', closeNotifications: '关闭通知', notificationSettings: '通知设置',
   },
   hk: {
     home: '首頁', market: '行情', trade: '交易', convert: '閃兌', stdFutures: '標準合約', mFutures: 'U本位合約',
@@ -121,6 +133,8 @@ export const shell = defineResources({
     cookiePolicy: 'Cookie 政策', userAgreement: '用戶協議', futuresRules: '合約交易規則', disclaimer: '免責聲明',
     tagline: '無風險交易，由1億美元風險基金保障。', appStore: 'App Store', googlePlay: '安卓', appVersion: '版本 {{version}}',
     scanToDownload: '掃碼下載 App', followUs: '關注我們', copyright: '© 2026 RiskFree. 保留所有權利。',
+    notifications: '通知', notificationsUnread: '通知，{{count}} 則未讀', markAllRead: '全部標為已讀', markRead: '標為已讀', noNotifications: '暫無通知',
+    loadMoreNotifications: '載入更多', notificationsLoadFailed: '無法載入通知', unreadTag: '未讀', closeNotifications: '關閉通知', notificationSettings: '通知設定',
   },
   jp: {
     home: 'ホーム', market: 'マーケット', trade: '取引', convert: '交換', stdFutures: 'スタンダード先物', mFutures: 'USDT-M先物',
@@ -141,6 +155,8 @@ export const shell = defineResources({
     disclaimer: '免責事項', tagline: '1億米ドルのリスク基金に支えられたリスクフリー取引。', appStore: 'App Store',
     googlePlay: 'Android', appVersion: 'バージョン {{version}}', scanToDownload: 'スキャンしてアプリをダウンロード',
     followUs: 'フォローする', copyright: '© 2026 RiskFree. 全著作権所有。',
+    notifications: 'お知らせ', notificationsUnread: 'お知らせ（未読 {{count}} 件）', markAllRead: 'すべて既読にする', markRead: '既読にする', noNotifications: 'お知らせはまだありません',
+    loadMoreNotifications: 'さらに読み込む', notificationsLoadFailed: 'お知らせを読み込めませんでした', unreadTag: '未読', closeNotifications: 'お知らせを閉じる', notificationSettings: '通知設定',
   },
   ko: {
     home: '홈', market: '마켓', trade: '거래', convert: '간편 교환', stdFutures: '표준 선물', mFutures: 'USDT-M 선물',
@@ -160,5 +176,7 @@ export const shell = defineResources({
     tagline: '1억 달러 리스크 펀드가 뒷받침하는 무위험 거래.', appStore: 'App Store', googlePlay: '안드로이드',
     appVersion: '버전 {{version}}', scanToDownload: '스캔하여 앱 다운로드', followUs: '팔로우하기',
     copyright: '© 2026 RiskFree. 모든 권리 보유.',
+    notifications: '알림', notificationsUnread: '알림, 읽지 않음 {{count}}개', markAllRead: '모두 읽음으로 표시', markRead: '읽음으로 표시', noNotifications: '아직 알림이 없습니다',
+    loadMoreNotifications: '더 보기', notificationsLoadFailed: '알림을 불러올 수 없습니다', unreadTag: '읽지 않음', closeNotifications: '알림 닫기', notificationSettings: '알림 설정',
   },
 });
