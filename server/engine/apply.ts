@@ -12,13 +12,13 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import type { Wallet } from '../db/schema.ts';
 import { Rejection } from '../http/errors.ts';
 import type { AccountRef } from '../ledger/post.ts';
-import { isReduceOnly, orderDefaults, reject as bad } from '../trading/execute.ts';
+import { executedOrder, isReduceOnly, liquidationRows, orderDefaults, reject as bad } from '../trading/execute.ts';
 import type { MarketView } from '../trading/execute.ts';
 import { bracketFor, entryPrice, feeOf, initialMargin, makerRate, notional, proRata, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
 import type { Rules } from '../trading/formulas.ts';
 import { BOOK_DEPTH, takeFromBook, wouldTake } from '../trading/matching.ts';
 import { checkEdit, checkPlacement, checkSameOrder, checkTpsl, editNeedsPosition, TPSL_KINDS } from '../trading/orders.ts';
-import { chargeSplit, COIN, grownPosition, planClose, REDUCE_KINDS, SettlementError } from '../trading/settle.ts';
+import { chargeSplit, COIN, grownPosition, planClose, REDUCE_KINDS, SettlementError, shrunkTpslQty } from '../trading/settle.ts';
 import type { Execution } from '../trading/matching.ts';
 import type { FillRow, OrderRow, PositionRow } from '../trading/store.ts';
 import { dueStep } from '../trading/triggers.ts';
@@ -380,9 +380,8 @@ function closePart(x: X, pos: PositionRow, rules: Rules, qtyWanted: bigint, n: b
     for (const id of [...(x.s.byPosition.get(pos.id) ?? [])]) {
       const o = reread(x, id);
       if (id === exceptOrderId || o.status !== 'pending' || !TPSL_KINDS.includes(o.kind)) continue;
-      const done = scaled(o.executed_qty, rules.qtyPrecision);
-      if (scaled(o.qty, rules.qtyPrecision) - done <= remaining) continue;
-      updateOrder(x, id, { qty: unscaled(done + remaining, rules.qtyPrecision), updated_at: x.t });
+      const qty = shrunkTpslQty(o, rules, remaining);
+      if (qty !== null) updateOrder(x, id, { qty, updated_at: x.t });
     }
   }
   return { qtyU: plan.qtyU, realized: plan.realized, fee: plan.fee, remaining };
@@ -446,22 +445,7 @@ function executeFill(x: X, o: OrderRow, rules: Rules, exec: Execution, liquidity
   } else if (lock > 0n) {
     releaseOrderMargin(x, o.user_id, o.contract, lock, o.symbol);
   }
-  const executed = executedUnits(o, rules) + total;
-  const execN = parseMinor(o.exec_notional) + n;
-  const done = executed >= qtyUnits(o, rules);
-  const avg = entryPrice(rules, execN, executed);
-  const set = {
-    executed_qty: unscaled(executed, rules.qtyPrecision),
-    exec_notional: execN.toString(),
-    avg_price: avg,
-    price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? avg : o.price,
-    fee: (parseMinor(o.fee) + fee).toString(),
-    realized_pnl: (parseMinor(o.realized_pnl) + realized).toString(),
-    position_id: finalPos?.id ?? o.position_id,
-    status: done ? 'filled' : o.status,
-    margin: lock > 0n || done ? '0' : o.margin,
-    updated_at: x.t,
-  } satisfies Partial<OrderRow>;
+  const set = executedOrder(o, rules, total, n, fee, realized, finalPos?.id ?? o.position_id, lock, x.t);
   const row = at.unsaved ? { ...o, ...set } : { ...reread(x, o.id), ...set };
   saveOrder(x, row);
   return { done: total, row: { ...o, ...set } };
@@ -675,19 +659,9 @@ function liquidate(x: X, positionId: string, rules: Rules, mark: number): void {
   if (!pos) return;
   const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
   const r = closePart(x, pos, rules, parseMinor(pos.qty), n, rules.closingFeeRatio, true);
-  const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
-  const id = newId(x, 'O');
-  const side = pos.side === 'long' ? 'sell' : 'buy';
-  saveOrder(x, {
-    ...orderDefaults,
-    id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
-    price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),
-    realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, reduce_only: 1, exec_notional: n.toString(), created_at: x.t, updated_at: x.t,
-  });
-  x.tx.push(x.fills, {
-    user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty,
-    fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: x.t, liquidity: 'taker',
-  });
+  const { order, fill } = liquidationRows(pos, rules, newId(x, 'O'), mark, n, r, x.t);
+  saveOrder(x, order);
+  x.tx.push(x.fills, fill);
 }
 
 /** The check of one symbol after the market moved (TradingEngine.checkSymbolNow): pending orders in creation order, then liquidations. */

@@ -15,7 +15,7 @@ import type { DepthSnapshot } from '../../src/protocol/market.ts';
 import { FUNDING_INTERVAL_MS, lastBoundary, notional, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate } from './formulas.ts';
 import type { Rules } from './formulas.ts';
 import { BOOK_DEPTH } from './matching.ts';
-import { orderDefaults } from './execute.ts';
+import { liquidationRows } from './execute.ts';
 import type { MarketView } from './execute.ts';
 import { cancelOrder, closeAll, closePosition, editOrder, placeOrder, setTpsl } from './orders.ts';
 import { closePart, emptyTouched, periodicFee } from './settle.ts';
@@ -358,25 +358,13 @@ export class TradingEngine implements MarketView {
     if (!pos || pos.status !== 'open') return;
     const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
     const r = await closePart(c, pos, rules, parseMinor(pos.qty), n, rules.closingFeeRatio, true);
-    const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
     const id = newId('O', c.now);
-    const side = pos.side === 'long' ? 'sell' : 'buy';
-    await c.trx
-      .insertInto('trade_orders')
-      .values({
-        ...orderDefaults,
-        id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
-        price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),
-        realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, reduce_only: 1, exec_notional: n.toString(), created_at: c.now, updated_at: c.now,
-      })
-      .execute();
-    await c.trx
-      .insertInto('trade_fills')
-      .values({ user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: c.now, liquidity: 'taker' })
-      .execute();
+    const { order, fill } = liquidationRows(pos, rules, id, mark, n, r, c.now);
+    await c.trx.insertInto('trade_orders').values(order).execute();
+    await c.trx.insertInto('trade_fills').values(fill).execute();
     c.touched.orders.set(id, pos.user_id);
     const beforeU = pos.side === 'long' ? r.qtyU : -r.qtyU;
-    c.touched.fills.push({ userId: pos.user_id, orderId: id, symbol: pos.symbol, contract: pos.contract, side, qtyU: r.qtyU, price: mark, beforeU, afterU: 0n, leverage: pos.leverage, liquidation: true });
+    c.touched.fills.push({ userId: pos.user_id, orderId: id, symbol: pos.symbol, contract: pos.contract, side: order.side, qtyU: r.qtyU, price: mark, beforeU, afterU: 0n, leverage: pos.leverage, liquidation: true });
   }
 
   // ------------------------------------------------------------ fill listeners

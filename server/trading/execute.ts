@@ -14,7 +14,7 @@ import type { Execution } from './matching.ts';
 import { closePart, COIN, lockMargin, openPart, REDUCE_KINDS, releaseOrderMargin } from './settle.ts';
 import type { Ctx } from './settle.ts';
 import { newId, openPosition } from './store.ts';
-import type { OrderRow, PositionRow } from './store.ts';
+import type { FillRow, OrderRow, PositionRow } from './store.ts';
 
 /**
  * Executions with one-way netting (docs/TRADING.md "Netting"): an execution of an order first closes
@@ -125,28 +125,55 @@ export async function executeFill(
     userId: o.user_id, orderId: o.id, symbol: o.symbol, contract: o.contract, side: o.side, qtyU: total, price: entryPrice(rules, n, total),
     beforeU, afterU: beforeU + (o.side === 'buy' ? total : -total), leverage: o.leverage, liquidation: false,
   });
-  const executed = executedUnits(o, rules) + total;
-  const execN = parseMinor(o.exec_notional) + n;
-  const done = executed >= qtyUnits(o, rules);
-  const avg = entryPrice(rules, execN, executed);
-  const set = {
-      executed_qty: unscaled(executed, rules.qtyPrecision),
-      exec_notional: execN.toString(),
-      avg_price: avg,
-      price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? avg : o.price,
-      fee: (parseMinor(o.fee) + fee).toString(),
-      realized_pnl: (parseMinor(o.realized_pnl) + realized).toString(),
-      position_id: finalPos?.id ?? o.position_id,
-      status: done ? 'filled' : o.status,
-      margin: lock > 0n || done ? '0' : o.margin,
-      updated_at: c.now,
-  } satisfies Partial<OrderRow>;
+  const set = executedOrder(o, rules, total, n, fee, realized, finalPos?.id ?? o.position_id, lock, c.now);
   if (at.unsaved) await insertRow(c.trx, 'trade_orders', { ...o, ...set });
   else await c.trx.updateTable('trade_orders').set(set).where('id', '=', o.id).execute();
   c.touched.orders.set(o.id, o.user_id);
   c.touched.symbols.add(o.symbol);
   // Nothing else in this function writes the order row: the merge is what the database now holds.
   return { done: total, row: { ...o, ...set } };
+}
+
+/**
+ * The order row's new values after an execution of `total` units for the notional `n` with `fee`
+ * and `realized` booked, its position `positionId`, and `lock` (a resting order's margin, now used
+ * or released) (pure; shared with the in-memory engine, server/engine/apply.ts).
+ */
+export function executedOrder(o: OrderRow, rules: Rules, total: bigint, n: bigint, fee: bigint, realized: bigint, positionId: string | null, lock: bigint, now: number) {
+  const executed = executedUnits(o, rules) + total;
+  const execN = parseMinor(o.exec_notional) + n;
+  const done = executed >= qtyUnits(o, rules);
+  const avg = entryPrice(rules, execN, executed);
+  return {
+    executed_qty: unscaled(executed, rules.qtyPrecision),
+    exec_notional: execN.toString(),
+    avg_price: avg,
+    price: o.kind === 'marketOpen' || o.kind === 'marketClose' || o.kind === 'stopMarket' ? avg : o.price,
+    fee: (parseMinor(o.fee) + fee).toString(),
+    realized_pnl: (parseMinor(o.realized_pnl) + realized).toString(),
+    position_id: positionId,
+    status: done ? 'filled' : o.status,
+    margin: lock > 0n || done ? '0' : o.margin,
+    updated_at: now,
+  } satisfies Partial<OrderRow>;
+}
+
+/**
+ * The rows of a liquidation of `pos` at `mark` (notional `n`) that closed `r.qtyU` (pure; shared
+ * with server/engine/apply.ts): a filled marketClose order `id` and its 'liquidation' fill.
+ */
+export function liquidationRows(pos: PositionRow, rules: Rules, id: string, mark: number, n: bigint, r: { qtyU: bigint; fee: bigint; realized: bigint }, now: number): { order: OrderRow; fill: Omit<FillRow, 'id'> } {
+  const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
+  const side = pos.side === 'long' ? 'sell' : 'buy';
+  return {
+    order: {
+      ...orderDefaults,
+      id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
+      price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),
+      realized_pnl: r.realized.toString(), margin: '0', position_id: pos.id, reduce_only: 1, exec_notional: n.toString(), created_at: now, updated_at: now,
+    },
+    fill: { user_id: pos.user_id, order_id: id, position_id: pos.id, symbol: pos.symbol, contract: pos.contract, kind: 'liquidation', side, price: mark, qty, fee: r.fee.toString(), realized_pnl: r.realized.toString(), created_at: now, liquidity: 'taker' },
+  };
 }
 
 /** Ends a pending order without a fill of the rest: its locked margin goes back (CONTRACT_CANCEL). */

@@ -353,6 +353,13 @@ export async function closePart(c: Ctx, pos: PositionRow, rules: Rules, qtyWante
   return { qtyU, realized, fee, remaining };
 }
 
+/** A pending TP / SL's new quantity when its position shrank to `remaining` units, or null when it fits (pure; shared with server/engine/apply.ts). */
+export function shrunkTpslQty(o: { qty: number; executed_qty: number }, rules: Rules, remaining: bigint): number | null {
+  const done = scaled(o.executed_qty, rules.qtyPrecision);
+  if (scaled(o.qty, rules.qtyPrecision) - done <= remaining) return null;
+  return unscaled(done + remaining, rules.qtyPrecision);
+}
+
 /**
  * The position shrank to `remaining` (units) without closing: its pending TP / SL orders larger than
  * that are resized to it (issue 26, Minor 10), so a TP/SL never shows or works for more than the
@@ -368,9 +375,9 @@ async function shrinkTpsl(c: Ctx, pos: PositionRow, rules: Rules, remaining: big
     .where('kind', 'in', ['limitTakeProfit', 'limitStopLoss'])
     .execute();
   for (const r of rows) {
-    const done = scaled(r.executed_qty, rules.qtyPrecision);
-    if (scaled(r.qty, rules.qtyPrecision) - done <= remaining) continue;
-    await c.trx.updateTable('trade_orders').set({ qty: unscaled(done + remaining, rules.qtyPrecision), updated_at: c.now }).where('id', '=', r.id).execute();
+    const qty = shrunkTpslQty(r, rules, remaining);
+    if (qty === null) continue;
+    await c.trx.updateTable('trade_orders').set({ qty, updated_at: c.now }).where('id', '=', r.id).execute();
     c.touched.orders.set(r.id, pos.user_id);
   }
 }
