@@ -27,6 +27,7 @@ const POSITION: Position = {
   liquidationPrice: 58825.5,
   margin: '65.000000',
   marginRatio: 0.12,
+  brackets: [{ bracket: 1, notionalFloor: '0.000000', notionalCap: null, maxLeverage: 125, mmr: 0.004, maintAmount: '0.000000' }],
   unrealizedPnl: '1.000000',
   returnPct: 1.54,
   tp: null,
@@ -232,8 +233,8 @@ describe('trade screen', () => {
     act(() => ws.frame({ ...ticker('BTCUSDT', 66_000, 0, 1, 99), type: 'ticker', mark: 66_100 }));
     await waitFor(() => expect(within(row).getByTestId('position-mark').textContent).toBe('66,100.00'));
     expect(within(row).getByTestId('position-pnl').textContent).toBe('11.00 (+16.92%)');
-    // (65 + 11) / 661; (66 100 − 58 825.5) / 66 100
-    expect(within(row).getByTestId('position-margin-ratio').textContent).toBe('11.50%');
+    // maintenance margin / margin balance: 661 × 0.4 % = 2.644 over 65 + 11; (66 100 − 58 825.5) / 66 100
+    expect(within(row).getByTestId('position-margin-ratio').textContent).toBe('3.48%');
     expect(within(row).getByTestId('liq-distance').textContent).toBe('11.01% away');
     await act(async () => {
       fireEvent.click(within(row).getByRole('button', { name: 'Close', exact: true } as never));
@@ -273,6 +274,45 @@ describe('trade screen', () => {
     await waitFor(() => expect(bodies).toEqual([{ orderId: 's1', triggerPrice: '57000' }]));
     fireEvent.click(screen.getByRole('tab', { name: /Trade history/ }));
     expect((await screen.findByTestId('fill-liquidity')).textContent).toBe('Taker');
+  });
+
+  it('the order panel shows the cost (margin + fee) and the largest size the balance opens at this price and leverage (issue 26)', async () => {
+    renderTrade({ loggedIn: true });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '65000');
+    await fill('Quantity', '0.01');
+    const p = await panel();
+    // 10x: margin 65, fee 650 × taker rate; the largest size: 1000 × 10 / (65000 × (1 + rate × 10)), floored to 0.001
+    await waitFor(() => expect(p.getByTestId('order-cost').textContent).toMatch(/^65\.\d\d USDT$/));
+    const cost = Number(p.getByTestId('order-cost').textContent?.split(' ')[0]);
+    expect(cost).toBeGreaterThan(65);
+    expect(p.getByTestId('order-max-open').textContent).toBe('0.153 BTC');
+    await fill('Quantity', '');
+    expect(p.getByTestId('order-cost').textContent).toBe('-- USDT');
+    expect(p.getByTestId('order-max-open').textContent).toBe('0.153 BTC');
+  });
+
+  it('open orders have a Cancel all button that asks, then cancels each (issue 26)', async () => {
+    const cancels: unknown[] = [];
+    renderTrade({
+      loggedIn: true,
+      more: (http) => {
+        http.on('GET', '/trade/orders/open', envelope(200, 'ok', { list: [order({ id: 'a1' }), order({ id: 'a2', side: 'sell', price: 70000 })], total: 2, page: 1, pageSize: 50 }));
+        http.on('POST', '/trade/order/cancel', (req) => (cancels.push(req.body), envelope(200, 'ok', order({ id: String((req.body as { orderId: string }).orderId), status: 'canceled' }))));
+      },
+    });
+    fireEvent.click(await screen.findByRole('tab', { name: /Open orders/ }));
+    await screen.findAllByTestId('open-order-row');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('cancel-all-orders'));
+    });
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('Open orders of BTCUSDT to cancel: 2.');
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('cancel-all-confirm'));
+    });
+    await waitFor(() => expect(cancels).toEqual([{ orderId: 'a1' }, { orderId: 'a2' }]));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('each button says what it will do to the position, whichever side the toggle shows (issue 26)', async () => {

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../api/client.ts';
 import { formatNumber, formatPercent } from '../../../format/number.ts';
 import type { SymbolInfo } from '../../../protocol/market.ts';
 import { Button } from '../../components/Button.tsx';
+import { Modal } from '../../components/Modal.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import type { ContractKind } from '../../../protocol/market.ts';
@@ -55,6 +56,18 @@ export function AccountTabs({
   const setTab = onTab;
   // The edit dialog's target is view state (issue 16): the order id, shown only while that order is still open.
   const [editOrderId, setEditOrderId] = useViewState<string | null>('trade.editOrder', null, isOrderIdOrNull);
+  // The Cancel-all confirmation of the open orders tab (issue 26: a button, not only Shift+C), as view state.
+  const [cancelAllAsk, setCancelAllAsk] = useViewState<boolean>('trade.cancelAll', false, isBoolean);
+  const { t: tf } = useTranslation('orderForm');
+  const cancelAll = async () => {
+    setCancelAllAsk(false);
+    const results = await Promise.allSettled(account.openOrders.map((o) => account.api.cancelOrder(o.id)));
+    const ok = results.filter((r) => r.status === 'fulfilled').length;
+    const bad = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (ok > 0) toast.success(tf('cancelAllDone', { count: ok }));
+    if (bad) toast.error(errorMessage(bad.reason));
+    account.refresh();
+  };
   const editOrder = editOrderId === null ? null : (account.openOrders.find((o) => o.id === editOrderId && orderEdits(o) !== null) ?? null);
   const flows = usePositionFlows(contract, account, symbols);
   const pp = (symbol: string) => symbols.find((s) => s.symbol === symbol)?.pricePrecision ?? 2;
@@ -219,6 +232,13 @@ export function AccountTabs({
             ))}
           </div>
         )}
+        {tab === 'openOrders' && account.openOrders.length > 0 && (
+          <div className="rf-at-toolbar">
+            <Button size="sm" variant="secondary" onClick={() => setCancelAllAsk(true)} data-testid="cancel-all-orders">
+              {t('cancelAllOrders')}
+            </Button>
+          </div>
+        )}
         {tab === 'openOrders' && (
           <table className="rf-table" data-testid="open-orders">
             <thead>
@@ -355,9 +375,28 @@ export function AccountTabs({
           }}
         />
       )}
+      <Modal
+        open={cancelAllAsk && account.openOrders.length > 0}
+        onClose={() => setCancelAllAsk(false)}
+        title={tf('cancelAllTitle')}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setCancelAllAsk(false)}>
+              {tf('keepOrders')}
+            </Button>
+            <Button variant="primary" onClick={cancelAll} data-testid="cancel-all-confirm">
+              {tf('cancelAllConfirm')}
+            </Button>
+          </>
+        }
+      >
+        <p>{tf('cancelAllBody', { count: account.openOrders.length, symbol: [...new Set(account.openOrders.map((o) => o.symbol))].join(', ') })}</p>
+      </Modal>
     </section>
   );
 }
+
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 
 /** A recorded 'trade.editOrder' value: an order id (a short string) or null (no dialog). */
 export const isOrderIdOrNull = (v: unknown): v is string | null => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 64);

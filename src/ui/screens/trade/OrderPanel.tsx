@@ -20,6 +20,7 @@ import {
   type OrderSide,
   type OrderType,
 } from '../../../machines/orderMachine.ts';
+import { formatScaled } from '../../../protocol/decimal.ts';
 import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
 import type { NetPreview } from '../../../protocol/netting.ts';
 import { TIME_IN_FORCE, TRADE_MSG, TRIGGER_BY, type Order } from '../../../protocol/trading.ts';
@@ -224,6 +225,8 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   const preview = previewOrder(draft, market.position, rules);
   // What each button does, whatever the side toggle shows (issue 26: the toggle's preview sat right above the other button).
   const previewOf = (side: OrderSide) => (side === draft.side ? preview : previewOrder({ ...draft, side }, market.position, rules));
+  // Issue 26: what the balance opens at this price and leverage, and what this order costs (margin + fee).
+  const maxOpen = maxQtyFor(draft, market, rules, 100);
   const busy = state === 'submitting';
   const setPct = (pct: number) => edit({ qty: maxQtyFor(draft, market, rules, pct) });
 
@@ -450,6 +453,14 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
         <dt>{t('feeEstimate')}</dt>
         <dd className="rf-num">
           {cost ? formatNumber(cost.fee, 4) : '--'} {info.quote}
+        </dd>
+        <dt>{t('orderCost')}</dt>
+        <dd className="rf-num" data-testid="order-cost">
+          {cost ? formatNumber(formatScaled(cost.required, 6), 2) : '--'} {info.quote}
+        </dd>
+        <dt>{t('maxOpen')}</dt>
+        <dd className="rf-num" data-testid="order-max-open">
+          {maxOpen ? formatNumber(maxOpen, info.qtyPrecision) : '--'} {info.base}
         </dd>
       </dl>
 
