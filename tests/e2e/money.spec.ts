@@ -122,7 +122,7 @@ for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       await page.getByTestId('withdraw-address').fill(to);
       await page.getByTestId('withdraw-amount').fill('5');
       await page.getByTestId('withdraw-next').click();
-      await expect(page.getByText('The minimum withdrawal amount is:10 USDT').last()).toBeVisible();
+      await expect(page.getByText('The minimum withdrawal amount is: 10 USDT').last()).toBeVisible();
       // new accounts start with 10,000 USDT in the fund wallet; 100 more were deposited
       await page.getByTestId('withdraw-amount').fill('10100');
       await page.getByTestId('withdraw-next').click();

@@ -153,7 +153,8 @@ describe('transfer validation', () => {
         const err = validateTransfer({ from, to, coin: 'USDT', amount: typed }, available);
         const v = parseScaled(typed);
         if (from === to) expect(err).toBe('sameWallet');
-        else if (v === null || v <= 0n) expect(err).toBe('transferAmountRequired');
+        else if (v === null) expect(err).toBe('transferAmountRequired');
+        else if (v <= 0n) expect(err).toBe('transferAmountPositive');
         else expect(err).toBe(compareDecimals(typed, available) > 0 ? 'insufficientBalance' : null);
       }),
     );

@@ -163,7 +163,7 @@ describe('WithdrawalScreen', () => {
     await waitFor(() => expect(screen.queryByText('Invalid withdrawal address for this network')).toBeNull());
     fireEvent.change(screen.getByTestId('withdraw-amount'), { target: { value: '9.999999' } });
     fireEvent.click(screen.getByTestId('withdraw-next'));
-    expect(await screen.findByText('The minimum withdrawal amount is:10 USDT', { selector: '[role=alert]' })).toBeTruthy();
+    expect(await screen.findByText('The minimum withdrawal amount is: 10 USDT', { selector: '[role=alert]' })).toBeTruthy();
     fireEvent.change(screen.getByTestId('withdraw-amount'), { target: { value: '99.000001' } });
     fireEvent.click(screen.getByTestId('withdraw-next'));
     expect(await screen.findByText('Insufficient Balance')).toBeTruthy();

@@ -150,7 +150,7 @@ describe('trade screen', () => {
     await fill('Price', '65000');
     await fill('Quantity', '0.0001');
     await click('Buy / Long');
-    expect((await screen.findByRole('alert')).textContent).toBe('Min order quantity:0.001');
+    expect((await screen.findByRole('alert')).textContent).toBe('Min order quantity: 0.001');
     await fill('Quantity', '1');
     await afterDebounce();
     await click('Buy / Long');

@@ -5,11 +5,11 @@ import { compareDecimals, parseScaled } from '../../../protocol/decimal.ts';
  * Client-side checks of the transfer dialog, the same rules the server applies (SPEC §5), so the
  * user sees the message before a request is sent. Keys are `common` / `assets` i18n keys.
  *
- * Invariants (property-tested): an empty, non-numeric or zero amount always gives
- * 'transferAmountRequired'; a positive amount is accepted exactly when it is ≤ available
+ * Invariants (property-tested): an empty or non-numeric amount always gives
+ * 'transferAmountRequired', a zero (or negative) number 'transferAmountPositive'; a positive amount is accepted exactly when it is ≤ available
  * (exact decimal comparison) and the wallets differ.
  */
-export type TransferError = 'transferAmountRequired' | 'insufficientBalance' | 'sameWallet';
+export type TransferError = 'transferAmountRequired' | 'transferAmountPositive' | 'insufficientBalance' | 'sameWallet';
 
 export interface TransferDraft {
   from: WalletType;
@@ -21,7 +21,9 @@ export interface TransferDraft {
 export function validateTransfer(d: TransferDraft, available: string): TransferError | null {
   if (d.from === d.to) return 'sameWallet';
   const v = parseScaled(d.amount);
-  if (v === null || v <= 0n) return 'transferAmountRequired';
+  if (v === null) return 'transferAmountRequired';
+  // A number that is not above 0 ('0', '0.00') is not a missing amount (issue 26 cosmetics).
+  if (v <= 0n) return 'transferAmountPositive';
   if (compareDecimals(d.amount, available) > 0) return 'insufficientBalance';
   return null;
 }

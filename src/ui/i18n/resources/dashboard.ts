@@ -6,7 +6,7 @@ const en = {
   byWallet: 'By wallet',
   todayPnl: "Today's PnL",
   todayPnlHint: 'Your own futures trades since 00:00 UTC: realized PnL minus trading fees (copy trading and funding not included)',
-  todayTrades: '{{count}} fills today',
+  todayTrades: 'Fills today: {{count}}',
   unrealized: 'Unrealized PnL',
   identity: 'Identity verification',
   vouchers: 'Usable vouchers',

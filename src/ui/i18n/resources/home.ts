@@ -46,7 +46,7 @@ const en = {
   'hot.pair': 'Pair',
   'hot.last': 'Last price',
   'hot.change': '24h change',
-  'hot.volume': '24h volume',
+  'hot.volume': '24h turnover',
   'hot.empty': 'Loading markets…',
 
   'cta.title': 'Start trading in minutes',
@@ -101,7 +101,7 @@ const zh = {
   'hot.pair': '交易对',
   'hot.last': '最新价',
   'hot.change': '24小时涨跌',
-  'hot.volume': '24小时成交量',
+  'hot.volume': '24小时成交额',
   'hot.empty': '正在加载行情…',
 
   'cta.title': '几分钟即可开始交易',
@@ -154,7 +154,7 @@ const hk = {
   'hot.pair': '交易對',
   'hot.last': '最新價',
   'hot.change': '24小時漲跌',
-  'hot.volume': '24小時成交量',
+  'hot.volume': '24小時成交額',
   'hot.empty': '正在載入行情…',
 
   'cta.title': '幾分鐘即可開始交易',
@@ -207,7 +207,7 @@ const jp = {
   'hot.pair': '取引ペア',
   'hot.last': '現在値',
   'hot.change': '24時間変動率',
-  'hot.volume': '24時間出来高',
+  'hot.volume': '24時間売買代金',
   'hot.empty': 'マーケットを読み込み中…',
 
   'cta.title': '数分で取引を開始',
@@ -260,7 +260,7 @@ const ko = {
   'hot.pair': '거래쌍',
   'hot.last': '현재가',
   'hot.change': '24시간 변동',
-  'hot.volume': '24시간 거래량',
+  'hot.volume': '24시간 거래대금',
   'hot.empty': '시장 정보를 불러오는 중…',
 
   'cta.title': '몇 분 만에 거래 시작',

@@ -30,7 +30,7 @@ const en = {
   'col.change': '24h change',
   'col.high': '24h high',
   'col.low': '24h low',
-  'col.volume': '24h volume',
+  'col.volume': '24h turnover',
   'col.trend': 'Trend',
   'col.action': 'Action',
 
@@ -73,7 +73,7 @@ const zh = {
   'col.change': '24小时涨跌',
   'col.high': '24小时最高',
   'col.low': '24小时最低',
-  'col.volume': '24小时成交量',
+  'col.volume': '24小时成交额',
   'col.trend': '走势',
   'col.action': '操作',
 
@@ -114,7 +114,7 @@ const hk = {
   'col.change': '24小時漲跌',
   'col.high': '24小時最高',
   'col.low': '24小時最低',
-  'col.volume': '24小時成交量',
+  'col.volume': '24小時成交額',
   'col.trend': '走勢',
   'col.action': '操作',
 
@@ -155,7 +155,7 @@ const jp = {
   'col.change': '24時間変動率',
   'col.high': '24時間高値',
   'col.low': '24時間安値',
-  'col.volume': '24時間出来高',
+  'col.volume': '24時間売買代金',
   'col.trend': 'トレンド',
   'col.action': '操作',
 
@@ -196,7 +196,7 @@ const ko = {
   'col.change': '24시간 변동',
   'col.high': '24시간 최고가',
   'col.low': '24시간 최저가',
-  'col.volume': '24시간 거래량',
+  'col.volume': '24시간 거래대금',
   'col.trend': '추세',
   'col.action': '작업',
 

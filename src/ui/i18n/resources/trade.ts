@@ -15,7 +15,7 @@ const en = {
   high24h: "24h High",
   low24h: "24h Low",
   vol24h: "24h Volume",
-  turnover24h: "24h Turnover",
+  turnover24h: "24h turnover",
   markPrice: "Mark price",
   fundingRate: "Funding rate",
   overnightFee: "Overnight fee",

@@ -29,6 +29,7 @@ import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
+import { labelled } from '../wallet/walletModel.ts';
 import type { TradingAccount } from './useTradingAccount.ts';
 import './orderForm.css';
 
@@ -77,7 +78,7 @@ export function useOrderErrorText(): (e: OrderError) => string {
       case 'limitPriceRequired':
         return t('common:limitPriceRequired');
       case 'minOrderQuantity':
-        return `${t('common:minOrderQuantity')}${e.value ?? ''}`;
+        return labelled(t('common:minOrderQuantity'), String(e.value ?? ''));
       case 'insufficientBalance':
         return t('common:insufficientBalance');
       case 'maxOrderQuantity':

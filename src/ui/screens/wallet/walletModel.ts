@@ -46,7 +46,7 @@ function keyOf(table: Readonly<Record<string, string>>, msg: string): string | n
  * network message) is shown as is.
  */
 export function walletText(t: TFunction, msg: string): string {
-  if (msg.startsWith(WALLET_MSG.minWithdrawal)) return `${t('wallet:msg_minWithdrawal')}${msg.slice(WALLET_MSG.minWithdrawal.length)}`;
+  if (msg.startsWith(WALLET_MSG.minWithdrawal)) return labelled(t('wallet:msg_minWithdrawal'), msg.slice(WALLET_MSG.minWithdrawal.length));
   const k = keyOf(WALLET_MSG, msg);
   return k ? t(`wallet:msg_${k}`) : msg;
 }
@@ -55,4 +55,13 @@ export function walletText(t: TFunction, msg: string): string {
 export function convertText(t: TFunction, msg: string): string {
   const k = keyOf(CONVERT_MSG, msg);
   return k ? t(`convert:msg_${k}`) : msg;
+}
+
+/**
+ * A label ending in a colon followed by its value, with the space the SPEC's wire texts leave out
+ * ('The minimum withdrawal amount is:' + '10 USDT' → '…is: 10 USDT'; issue 26 cosmetics); a
+ * full-width colon (zh, jp) takes no space.
+ */
+export function labelled(label: string, value: string): string {
+  return `${label}${label.endsWith(':') && value !== '' && !value.startsWith(' ') ? ' ' : ''}${value}`;
 }
