@@ -14,7 +14,7 @@ import { Rejection } from '../http/errors.ts';
 import type { AccountRef } from '../ledger/post.ts';
 import { executedOrder, isReduceOnly, liquidationRows, orderDefaults, reject as bad } from '../trading/execute.ts';
 import type { MarketView } from '../trading/execute.ts';
-import { bracketFor, entryPrice, feeOf, initialMargin, makerRate, notional, proRata, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
+import { bracketFor, entryPrice, feeOf, FUNDING_INTERVAL_MS, initialMargin, lastBoundary, makerRate, notional, OVERNIGHT_INTERVAL_MS, proRata, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
 import type { Rules } from '../trading/formulas.ts';
 import { BOOK_DEPTH, takeFromBook, wouldTake } from '../trading/matching.ts';
 import { checkEdit, checkPlacement, checkSameOrder, checkTpsl, editNeedsPosition, TPSL_KINDS } from '../trading/orders.ts';
@@ -58,6 +58,12 @@ export type Command =
   | { type: 'transfer'; userId: number; from: Wallet; to: Wallet; coin: string; amount: string }
   /** The market moved (a burst of frames): the prices and book now, then the checks (triggers, limit crossings, TP/SL, liquidation). */
   | { type: 'market'; symbol: string; last: number; mark: number; book?: MarketQuote['book'] | undefined }
+  /**
+   * The periodic fees due at `t` (TradingEngine.runPeriodic): funding on perp positions for every
+   * 8-hour boundary passed since the last charged, overnight on std positions for every day; then
+   * the check of every symbol with an open position (a fee may make one liquidable).
+   */
+  | { type: 'periodic' }
   /** The book changed with no trade (takers walk it; nothing is checked). */
   | { type: 'book'; symbol: string; book: MarketQuote['book'] };
 
@@ -700,6 +706,54 @@ function checkSymbol(x: X, symbol: string): void {
   }
 }
 
+/** settle.ts periodicFee: ratio × notional(mark), paid to or by the system account. */
+function periodicFee(x: X, pos: PositionRow, rules: Rules, type: 'FUNDING_FEE' | 'OVERNIGHT_FEE', ratio: number, mark: number, pays: boolean): void {
+  const wallet: Wallet = pos.contract;
+  const amount = feeOf(notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty)), ratio);
+  if (amount === 0n) return;
+  if (!pays) {
+    mv(x, type, systemAcct(wallet), userAcct(pos.user_id, wallet), amount, pos.symbol);
+    return;
+  }
+  const margin = parseMinor(pos.margin);
+  const [, fromMargin] = charge(x, type, pos.user_id, wallet, amount, margin, pos.symbol);
+  if (fromMargin > 0n) savePosition(x, { ...pos, margin: (margin - fromMargin).toString(), updated_at: x.t });
+}
+
+/** TradingEngine.chargeAll: every open position of the contract, in opening order. */
+function chargeAll(x: X, contract: 'perp' | 'std'): void {
+  const open = [...x.s.positions.values()].filter((p) => p.contract === contract).sort((a, b) => a.opened_at - b.opened_at);
+  for (const seen of open) {
+    const p = positionById(x, seen.id);
+    const rules = p ? x.s.rules.get(p.symbol) : undefined;
+    const mark = p ? x.view.markPrice(p.symbol) : undefined;
+    if (!p || !rules || mark === undefined) continue;
+    if (contract === 'perp') {
+      const rate = rules.fundingRateRatio;
+      if (rate === 0) continue;
+      periodicFee(x, p, rules, 'FUNDING_FEE', rate, mark, (p.side === 'long') === rate > 0);
+    } else {
+      if (rules.overnightFeeRatio === 0) continue;
+      periodicFee(x, p, rules, 'OVERNIGHT_FEE', rules.overnightFeeRatio, mark, true);
+    }
+  }
+}
+
+function periodic(x: X): void {
+  for (const [name, period] of [['funding', FUNDING_INTERVAL_MS], ['overnight', OVERNIGHT_INTERVAL_MS]] as const) {
+    const due = lastBoundary(x.t, period);
+    let last = x.s.jobs.get(name) ?? due;
+    while (last < due) {
+      last += period;
+      chargeAll(x, name === 'funding' ? 'perp' : 'std');
+    }
+    x.tx.set(x.s.jobs, name, last);
+  }
+  // Then the symbols with an open position are checked (in symbol order).
+  const symbols = [...new Set([...x.s.positions.values()].map((p) => p.symbol))].sort();
+  for (const symbol of symbols) checkSymbol(x, symbol);
+}
+
 function setMarket(x: X, symbol: string, last: number, mark: number, book: MarketQuote['book'] | undefined): void {
   // ControlledMarketSource / the simulator without a book of its own: one level at the last price each side.
   const b = book ?? { bids: [[last, 1000]], asks: [[last, 1000]] };
@@ -729,6 +783,9 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
       checkSymbol(x, cmd.symbol);
       return null;
     }
+    case 'periodic':
+      periodic(x);
+      return null;
     case 'book': {
       const q = x.s.market.get(cmd.symbol) ?? bad(TRADE_MSG.noPrice);
       x.tx.set(x.s.market, cmd.symbol, { ...q, book: { bids: cmd.book.bids.slice(0, BOOK_DEPTH), asks: cmd.book.asks.slice(0, BOOK_DEPTH) } });

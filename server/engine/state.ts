@@ -60,6 +60,8 @@ export interface EngineState {
   positions: Map<string, PositionRow>;
   /** Open position id → its key in `positions`. */
   positionIds: Map<string, string>;
+  /** The last boundary each periodic fee was charged for (`funding`: perp, every 8 h; `overnight`: std, daily), as trading_jobs holds it. */
+  jobs: Map<'funding' | 'overnight', number>;
   /** Invitee → inviter (the referral rebate of every fee, docs/REFERRAL.md). */
   inviters: Map<number, number>;
   /** The next creation ordinal of an order. */
@@ -78,6 +80,7 @@ export function emptyState(rules: readonly EngineRules[] = []): EngineState {
     byPosition: new Map(),
     positions: new Map(),
     positionIds: new Map(),
+    jobs: new Map(),
     inviters: new Map(),
     nextOrdinal: 1,
   };

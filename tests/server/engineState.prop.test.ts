@@ -76,7 +76,8 @@ type Gen =
   | { k: 'tpsl'; u: number; s: number; tp: number | null; sl: number | null }
   | { k: 'transfer'; u: number; out: boolean; std: boolean; amount: number }
   | { k: 'move'; s: number; bp: number; markBp: number }
-  | { k: 'book'; s: number; levels: number };
+  | { k: 'book'; s: number; levels: number }
+  | { k: 'fees'; hours: number };
 
 const gen: fc.Arbitrary<Gen> = fc.oneof(
   {
@@ -99,6 +100,7 @@ const gen: fc.Arbitrary<Gen> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ k: fc.constant('transfer' as const), u: user, out: fc.boolean(), std: fc.boolean(), amount: fc.integer({ min: 1, max: 12_000 }) }) },
   { weight: 5, arbitrary: fc.record({ k: fc.constant('move' as const), s: sym, bp: fc.integer({ min: -600, max: 600 }), markBp: fc.integer({ min: -30, max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('book' as const), s: sym, levels: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('fees' as const), hours: fc.constantFrom(1, 8, 24, 50) }) },
 );
 
 // ------------------------------------------------------------------ the two engines on one command
@@ -163,7 +165,7 @@ function memAnswer(o: Outcome): Answer {
 
 /** One generated command on both engines; returns both answers. */
 async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null> {
-  r.clock.advance(1_000);
+  r.clock.advance(1_000 + (g.k === 'fees' ? g.hours * 3_600_000 : 0));
   const t = r.clock.now();
   const memApply = (cmd: Command): Answer => {
     r.seq += 1;
@@ -278,6 +280,12 @@ async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null
       await r.engine.idle();
       return { sql: { ok: true }, mem: memApply({ type: 'market', symbol, last, mark }) };
     }
+    case 'fees': {
+      // Funding / overnight boundaries passed: the SQL engine charges them, then checks the symbols with a position.
+      await r.engine.runPeriodic();
+      await r.engine.idle();
+      return { sql: { ok: true }, mem: memApply({ type: 'periodic' }) };
+    }
     case 'book': {
       const symbol = SYMBOLS[g.s] as (typeof SYMBOLS)[number];
       const last = r.source.ticker(symbol)?.last ?? BASE[symbol];
@@ -361,7 +369,7 @@ function replayHash(seed: EngineState, commands: Run['commands']): string {
 
 // ------------------------------------------------------------------ the property
 
-const seen = { tpsl: 0, maker: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0 };
+const seen = { funding: 0, overnight: 0, tpsl: 0, maker: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0 };
 
 async function runOnce(gens: Gen[]): Promise<void> {
   const testDb = await openTestDb();
@@ -380,6 +388,7 @@ async function runOnce(gens: Gen[]): Promise<void> {
     for (const s of SYMBOLS) seed.market.set(s, { last: BASE[s], mark: BASE[s], book: { bids: [[BASE[s], 1000]], asks: [[BASE[s], 1000]] } });
     for (const b of await db.selectFrom('balances').selectAll().execute()) seed.balances.set(balanceKey(b.user_id, b.wallet, b.asset), parseMinor(b.amount));
     for (const u of await db.selectFrom('users').select(['id', 'invited_by']).execute()) if (u.invited_by !== null) seed.inviters.set(u.id, u.invited_by);
+    for (const j of await db.selectFrom('trading_jobs').selectAll().execute()) seed.jobs.set(j.name as 'funding' | 'overnight', j.last_run);
     const maxLedger = await db.selectFrom('ledger_entries').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
     const r: Run = { db, engine, source, clock, users, mem: copyState(seed), seed, commands: [], outcomes: [], cids: new Map(), seq: 0, ledgerFrom: Number(maxLedger?.m ?? 0) };
     await compareState(r, 'seed');
@@ -410,6 +419,8 @@ async function runOnce(gens: Gen[]): Promise<void> {
       seen.tpsl += o.fills.filter((f) => f.kind === 'limitTakeProfit' || f.kind === 'limitStopLoss').length;
       seen.liquidations += o.fills.filter((f) => f.kind === 'liquidation').length;
       seen.rebates += o.rebates.length;
+      seen.funding += o.postings.filter((p) => p.type === 'FUNDING_FEE').length;
+      seen.overnight += o.postings.filter((p) => p.type === 'OVERNIGHT_FEE').length;
       seen.triggers += o.orders.filter((x) => x.triggered_at !== null && x.triggered_at === o.t).length;
       seen.canceledByCheck += o.orders.filter((x) => x.cancel_reason === 'insufficientBalance' || x.cancel_reason === 'rejected').length;
     }
@@ -432,7 +443,7 @@ describe('in-memory engine = SQL engine (differential property, issue 28)', () =
     expect(seen.refusals).toBeGreaterThan(0);
   }, 120_000);
 
-  it('a fixed sequence reaching the rarer paths: maker fill, stop trigger, TP/SL, referral rebate, liquidation', async () => {
+  it('a fixed sequence reaching the rarer paths: maker fill, stop trigger, TP/SL, referral rebate, liquidation, funding and overnight fees', async () => {
     for (const k of Object.keys(seen) as (keyof typeof seen)[]) seen[k] = 0;
     await runOnce([
       { k: 'place', u: 1, s: 0, kind: 'marketOpen', side: 'buy', bp: 0, tbp: 0, steps: 300, lev: 125, perp: true, tif: 'GTC', post: false, reduce: false, tp: null, sl: null, reuse: null, mark: false },
@@ -441,8 +452,16 @@ describe('in-memory engine = SQL engine (differential property, issue 28)', () =
       { k: 'move', s: 0, bp: -150, markBp: 0 },
       { k: 'tpsl', u: 2, s: 0, tp: 100, sl: 100 },
       { k: 'move', s: 0, bp: 120, markBp: 0 },
+      { k: 'place', u: 0, s: 1, kind: 'marketOpen', side: 'sell', bp: 0, tbp: 0, steps: 100, lev: 10, perp: true, tif: 'GTC', post: false, reduce: false, tp: null, sl: null, reuse: null, mark: false },
+      { k: 'transfer', u: 2, out: false, std: true, amount: 5000 },
+      { k: 'place', u: 2, s: 1, kind: 'marketOpen', side: 'buy', bp: 0, tbp: 0, steps: 100, lev: 10, perp: false, tif: 'GTC', post: false, reduce: false, tp: null, sl: null, reuse: null, mark: false },
+      { k: 'fees', hours: 24 },
     ]);
     expect(seen).toMatchObject({ maker: 1, liquidations: 1, triggers: 1, tpsl: 1 });
+    // 24 h later: three funding boundaries on each perp position, one overnight charge on the std long.
+    expect(seen.funding % 3).toBe(0);
+    expect(seen.funding).toBeGreaterThan(0);
+    expect(seen.overnight).toBe(1);
     expect(seen.rebates).toBeGreaterThan(0);
   }, 60_000);
 });
