@@ -117,10 +117,14 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   let session: Actor<SessionLogic> | null = null;
   // Every 200 answer is shown to the user streams (the account features' server truth).
   let user$: UserStreams | null = null;
+  let notices: NotificationCenter | null = null;
   const http: Http = {
     async request(req, signal) {
       const out = await ports.http.request(req, signal);
-      if (out.kind === 'envelope' && out.envelope.code === 200) user$?.observeAnswer(req.method, req.path, out.envelope.data);
+      if (out.kind === 'envelope' && out.envelope.code === 200) {
+        user$?.observeAnswer(req.method, req.path, out.envelope.data);
+        notices?.observeAnswer(req.method, req.path, out.envelope.data, req.body);
+      }
       return out;
     },
   };
@@ -216,10 +220,11 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     market: marketStreams,
     user: createUserStreams({ frames$: userFrames$, api, token$, defer: options.defer, mark$ }),
     queries: createLiveQueries({ api, userFrames$, defer: options.defer }),
-    // The bell and its list (issue 26, Major 8): loaded by its first reader, live by `notification` frames.
+    // The bell and its list (issue 26, Major 8): server truth from answers and `notification` frames; its reader loads it.
     notifications: createNotificationCenter({ api, frames$: userFrames$, token$, now: () => clock.now() }),
   };
   user$ = streams.user;
+  notices = streams.notifications;
   const screens = createScreenActors();
   const userId$ = follow(sessionActor, (snap) => snap.context.userInfo?.id ?? null);
   const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$ });
@@ -293,9 +298,10 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       const u = streams.user.state();
       const rejected = (m.rejected as number) + (u.rejected as number);
       const views = view.all();
-      // The notification centre only while a reader (the bell) holds it: logs recorded without it hash as before.
-      const notices = streams.notifications.current();
-      const extra = notices === null ? {} : { notifications: { status: notices.status, unread: notices.unread, total: notices.total, ids: notices.items.map((n) => [n.id, n.readAt]) } };
+      // The notification centre once anything reached it (logs recorded without it hash as before);
+      // its server truth only (no load status, no read time), which the headless replay rebuilds too.
+      const held = streams.notifications.current();
+      const extra = held === null ? {} : { notifications: { unread: held.unread, total: held.total, items: held.items.map((n) => [n.id, n.readAt !== null]) } };
       return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected, ...extra }, ...(Object.keys(views).length > 0 ? { view: views } : {}) };
     },
     violations: () => [...streams.market.violations(), ...streams.user.violations()],

@@ -1,10 +1,9 @@
 import { Observable } from 'rxjs';
+import { z } from 'zod';
 import type { ApiClient } from '../api/client.ts';
 import { errorMessage } from '../api/client.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
-import type { Page } from '../protocol/envelope.ts';
-import { NOTIFICATION_PATHS, notificationFrameSchema, unreadCountSchema } from '../protocol/notifications.ts';
-import type { Notification } from '../protocol/notifications.ts';
+import { NOTIFICATION_PATHS, notificationFrameSchema, notificationSchema, unreadCountSchema } from '../protocol/notifications.ts';
 import { initialNotifications, reduceNotifications } from '../streams/notifications.ts';
 import type { NotificationsEvent, NotificationsState } from '../streams/notifications.ts';
 
@@ -13,20 +12,26 @@ export const NOTIFICATION_PAGE_SIZE = 20;
 
 /**
  * The notification centre of the core (issue 26, Major 8): the bell's unread count and the list
- * panel's notices, from GET /notify/list + /notify/unread (through the recorded Http port) and
- * live `notification` frames of the user socket. Loaded when its first reader subscribes while a
- * session exists, again on every login, emptied on logout; a reader-less centre holds nothing and
- * makes no request (so a headless replay of a log recorded before it hashes as before).
+ * panel's notices. Its state is server truth, like the KYC / voucher streams: every 200 answer of
+ * GET /notify/list, GET /notify/unread, POST /notify/read and /notify/read-all (seen through the
+ * core's Http tap, or delivered by the headless replay for a request only a screen made) and every
+ * `notification` frame of the user socket update it, reader or not, so the browser and the
+ * headless replay of one log reach the same state. A reader (the bell) makes the requests: the
+ * first page when it subscribes with a session and on every login; logout empties it. Nothing is
+ * optimistic: a mark read shows when the server answered.
  */
 export interface NotificationCenter {
   /** The current state at once, then every change. */
   state$: Observable<NotificationsState>;
-  /** Marks these read (optimistic; the server's count follows). */
+  /** POST /notify/read for these ids. */
   markRead(ids: readonly number[]): void;
+  /** POST /notify/read-all. */
   markAllRead(): void;
   /** Loads the next page, if the server has more. */
   loadMore(): void;
-  /** The state while a reader holds it, else null (what replay hashes). */
+  /** A 200 answer of a REST call (the core's Http tap and the headless replay feed it). */
+  observeAnswer(method: string, path: string, data: unknown, body: unknown): void;
+  /** What replay hashes: null until anything was loaded or pushed (so older logs hash as before). */
   current(): NotificationsState | null;
   stop(): void;
 }
@@ -35,9 +40,12 @@ export interface NotificationCenterDeps {
   api: ApiClient;
   frames$: Observable<InboundFrame>;
   token$: Observable<string | null>;
-  /** Time of a mark read (the core's clock). */
+  /** Time of a mark read (the core's clock, at the answer). */
   now: () => number;
 }
+
+const pageSchema = z.object({ list: z.array(notificationSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+const readBodySchema = z.object({ ids: z.array(z.number()) });
 
 export function createNotificationCenter(deps: NotificationCenterDeps): NotificationCenter {
   let state = initialNotifications();
@@ -52,83 +60,76 @@ export function createNotificationCenter(deps: NotificationCenterDeps): Notifica
     for (const fn of [...listeners]) fn(state);
   };
 
+  /** The requests of a reader; their answers arrive through {@link NotificationCenter.observeAnswer}. */
   const loadPage = (page: number): void => {
     if (listeners.size === 0 || token === null) return;
     const gen = generation;
     dispatch({ type: 'requested' });
-    Promise.all([
-      deps.api.get<Page<Notification>>(NOTIFICATION_PATHS.list, { page, pageSize: NOTIFICATION_PAGE_SIZE }),
-      deps.api.get<unknown>(NOTIFICATION_PATHS.unread),
-    ]).then(
-      ([list, unread]) => {
-        if (gen !== generation) return;
-        const u = unreadCountSchema.safeParse(unread);
-        dispatch({ type: 'page', page: list, unread: u.success ? u.data.unread : 0 });
-      },
-      (e: unknown) => gen === generation && dispatch({ type: 'failed', msg: errorMessage(e) }),
-    );
-  };
-  const restart = (): void => {
-    generation += 1;
-    dispatch({ type: 'reset' });
-    loadPage(1);
+    const failed = (e: unknown): void => {
+      if (gen === generation) dispatch({ type: 'failed', msg: errorMessage(e) });
+    };
+    deps.api.get<unknown>(NOTIFICATION_PATHS.list, { page, pageSize: NOTIFICATION_PAGE_SIZE }).catch(failed);
+    if (page === 1) deps.api.get<unknown>(NOTIFICATION_PATHS.unread).catch(failed);
   };
 
   const subs = [
     deps.token$.subscribe((t) => {
       if (t === token) return;
       token = t;
-      if (listeners.size > 0) restart();
+      generation += 1;
+      dispatch({ type: 'reset' });
+      loadPage(1);
     }),
     deps.frames$.subscribe((f) => {
-      if (f.type !== 'notification' || listeners.size === 0) return;
+      if (f.type !== 'notification') return;
       const parsed = notificationFrameSchema.safeParse(f);
       if (parsed.success) dispatch({ type: 'frame', notification: parsed.data.data.notification, unread: parsed.data.data.unread });
     }),
   ];
 
-  const answer = (gen: number, p: Promise<unknown>, after: (unread: number) => NotificationsEvent): void => {
-    p.then(
-      (data) => {
-        const u = unreadCountSchema.safeParse(data);
-        if (gen === generation && u.success) dispatch(after(u.data.unread));
-      },
-      // The failed mark is undone by reloading what the server holds.
-      () => gen === generation && restart(),
-    );
-  };
+  // A failed mark read leaves the state as the server last said; the user may press again.
+  const ignore = (): void => undefined;
 
   return {
     state$: new Observable<NotificationsState>((sub) => {
       const fn = (s: NotificationsState) => sub.next(s);
       const first = listeners.size === 0;
       listeners.add(fn);
-      if (first) restart();
+      if (first && state.pages === 0) loadPage(1);
       sub.next(state);
       return () => {
         listeners.delete(fn);
-        if (listeners.size > 0) return;
-        generation += 1;
-        state = initialNotifications();
       };
     }),
     markRead(ids) {
       if (token === null || ids.length === 0) return;
-      const at = deps.now();
-      dispatch({ type: 'markedRead', ids, at });
-      answer(generation, deps.api.post(NOTIFICATION_PATHS.read, { ids: [...ids] }), (unread) => ({ type: 'markedRead', ids, at, unread }));
+      deps.api.post(NOTIFICATION_PATHS.read, { ids: [...ids] }).catch(ignore);
     },
     markAllRead() {
       if (token === null) return;
-      const at = deps.now();
-      dispatch({ type: 'markedAll', at });
-      answer(generation, deps.api.post(NOTIFICATION_PATHS.readAll, {}), (unread) => ({ type: 'markedAll', at, unread }));
+      deps.api.post(NOTIFICATION_PATHS.readAll, {}).catch(ignore);
     },
     loadMore() {
       if (state.status === 'loading' || state.items.length >= state.total) return;
       loadPage(state.pages + 1);
     },
-    current: () => (listeners.size > 0 ? state : null),
+    observeAnswer(method, path, data, body) {
+      if (!path.startsWith('/notify/')) return;
+      if (method === 'GET' && path === NOTIFICATION_PATHS.list) {
+        const p = pageSchema.safeParse(data);
+        if (p.success) dispatch({ type: 'page', page: p.data });
+        return;
+      }
+      const u = unreadCountSchema.safeParse(data);
+      if (!u.success) return;
+      if (method === 'GET' && path === NOTIFICATION_PATHS.unread) dispatch({ type: 'unread', unread: u.data.unread });
+      else if (method === 'POST' && path === NOTIFICATION_PATHS.readAll) dispatch({ type: 'markedAll', at: deps.now(), unread: u.data.unread });
+      else if (method === 'POST' && path === NOTIFICATION_PATHS.read) {
+        const b = readBodySchema.safeParse(body);
+        dispatch({ type: 'markedRead', ids: b.success ? b.data.ids : [], at: deps.now(), unread: u.data.unread });
+      }
+    },
+    current: () => (state.pages === 0 && state.items.length === 0 && state.unread === 0 ? null : state),
     stop() {
       for (const s of subs) s.unsubscribe();
       listeners.clear();

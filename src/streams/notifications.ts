@@ -25,11 +25,13 @@ export interface NotificationsState {
 
 export type NotificationsEvent =
   | { type: 'requested' }
-  | { type: 'page'; page: Page<Notification>; unread: number }
+  | { type: 'page'; page: Page<Notification> }
+  /** GET /notify/unread answered. */
+  | { type: 'unread'; unread: number }
   | { type: 'failed'; msg: string }
   /** A `notification` frame: a new notice (or null) and the unread count after it. */
   | { type: 'frame'; notification: Notification | null; unread: number }
-  /** The user marked these read at `at` (optimistic); `unread` when the server answered. */
+  /** The server marked these read at `at` (its answer carries the count; absent: one less per id). */
   | { type: 'markedRead'; ids: readonly number[]; at: number; unread?: number }
   | { type: 'markedAll'; at: number; unread?: number }
   | { type: 'reset' };
@@ -61,7 +63,11 @@ export function reduceNotifications(s: NotificationsState, e: NotificationsEvent
       return s.status === 'loading' ? s : { ...s, status: 'loading', error: null };
     case 'page': {
       const items = merge(s.items, e.page.list);
-      return { status: 'live', items, unread: count(items, e.unread), total: Math.max(e.page.total, items.length), pages: Math.max(s.pages, e.page.page), error: null };
+      return { status: 'live', items, unread: count(items, s.unread), total: Math.max(e.page.total, items.length), pages: Math.max(s.pages, e.page.page), error: null };
+    }
+    case 'unread': {
+      const unread = count(s.items, e.unread);
+      return unread === s.unread ? s : { ...s, unread };
     }
     case 'failed':
       return { ...s, status: 'error', error: e.msg };

@@ -21,9 +21,10 @@ const notice = fc.record({
 
 const event: fc.Arbitrary<NotificationsEvent> = fc.oneof(
   fc.constant<NotificationsEvent>({ type: 'requested' }),
-  fc.record({ list: fc.array(notice, { maxLength: 6 }), unread: fc.integer({ min: 0, max: 40 }), page: fc.integer({ min: 1, max: 3 }) }).map(
-    ({ list, unread, page }): NotificationsEvent => ({ type: 'page', page: { list, total: list.length + 3, page, pageSize: 20 }, unread }),
+  fc.record({ list: fc.array(notice, { maxLength: 6 }), page: fc.integer({ min: 1, max: 3 }) }).map(
+    ({ list, page }): NotificationsEvent => ({ type: 'page', page: { list, total: list.length + 3, page, pageSize: 20 } }),
   ),
+  fc.integer({ min: 0, max: 40 }).map((unread): NotificationsEvent => ({ type: 'unread', unread })),
   fc.record({ notification: fc.option(notice, { nil: null }), unread: fc.integer({ min: 0, max: 40 }) }).map((d): NotificationsEvent => ({ type: 'frame', ...d })),
   fc.record({ ids: fc.array(fc.integer({ min: 1, max: 30 }), { maxLength: 4 }), at: fc.integer({ min: 0, max: 99 }), unread: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }) }).map(
     ({ ids, at, unread }): NotificationsEvent => (unread === undefined ? { type: 'markedRead', ids, at } : { type: 'markedRead', ids, at, unread }),
@@ -79,7 +80,7 @@ describe('reduceNotifications', () => {
   });
 
   it('a frame with a new notice tops the list and counts it', () => {
-    let s = reduceNotifications(initialNotifications(), { type: 'page', page: { list: [], total: 0, page: 1, pageSize: 20 }, unread: 0 });
+    let s = reduceNotifications(initialNotifications(), { type: 'page', page: { list: [], total: 0, page: 1, pageSize: 20 } });
     const fresh: Notification = { id: 9, kind: 'depositCredited', module: 'sysNotify', lang: 'en', title: 'x', body: 'y', params: {}, readAt: null, createdAt: 5 };
     s = reduceNotifications(s, { type: 'frame', notification: fresh, unread: 1 });
     expect(s.items[0]).toBe(fresh);

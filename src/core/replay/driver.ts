@@ -180,7 +180,10 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
           // A request the replayed app did not make (a screen's, headless): its answer still
           // reaches the account streams, as it did on the user's screen. An issued one already
           // went through the core's Http tap.
-          if (req && envl && envl.code === 200 && !ports.isIssued(req)) core.streams.user.observeAnswer(String(req.method), String(req.path), envl.data);
+          if (req && envl && envl.code === 200 && !ports.isIssued(req)) {
+            core.streams.user.observeAnswer(String(req.method), String(req.path), envl.data);
+            core.streams.notifications.observeAnswer(String(req.method), String(req.path), envl.data, req.body);
+          }
           return settle;
         }
         default:
