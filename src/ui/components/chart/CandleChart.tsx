@@ -12,6 +12,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import type { Candle } from '../../../protocol/market.ts';
+import { formatPrice } from '../../../format/number.ts';
 import type { IndicatorName, MainIndicatorName, SubIndicatorName } from '../../../indicators/registry.ts';
 import { diffCandles, indicatorLines, indicatorTail, toBar, toVolume, type ChartPalette } from './chartData.ts';
 
@@ -45,6 +46,14 @@ interface Overlay {
 }
 
 const asTime = (s: number) => s as UTCTimestamp as Time;
+
+/**
+ * The price axis and labels of the candle series (issue 26 cosmetics): the instrument's precision
+ * and tick, with thousands separators from the one formatting module ('67,531.50', not '67531.50').
+ */
+export function chartPriceFormat(pricePrecision: number, tickSize: number): { type: 'custom'; minMove: number; formatter: (price: number) => string } {
+  return { type: 'custom', minMove: tickSize, formatter: (price: number) => formatPrice(price, pricePrecision) };
+}
 
 /**
  * The candle chart (lightweight-charts 5): candles on pane 0 with translucent volume bars at
@@ -101,7 +110,7 @@ export function CandleChart(props: CandleChartProps) {
       borderDownColor: palette.down,
       wickUpColor: palette.up,
       wickDownColor: palette.down,
-      priceFormat: { type: 'price', precision: pricePrecision, minMove: tickSize },
+      priceFormat: chartPriceFormat(pricePrecision, tickSize),
     });
     prevCandles.current = []; // volume colours depend on the palette: redraw in full
   }, [theme, palette, pricePrecision, tickSize]);
