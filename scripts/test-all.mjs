@@ -18,8 +18,6 @@ const quick = args.includes('--quick');
 const only = args.filter((a) => !a.startsWith('--'));
 const want = (n) => only.length === 0 || only.includes(n);
 
-/** The vitest folders that start no server, database or browser (`--quick`). */
-const QUICK_DIRS = ['tests/unit', 'tests/property', 'tests/model', 'tests/scenario'];
 
 /**
  * Runs a command; `buffered` keeps its output until it ends (for runners that share the machine
@@ -61,8 +59,11 @@ const fileTimes = [];
 
 // The static checks are single-threaded: two at a time on the two cores, output kept per check.
 const checks = [];
-if (want('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']]);
-if (want('lint')) checks.push(['lint', 'npx', ['eslint', '.', '--max-warnings=0']]);
+// Both keep what they learnt between runs under node_modules/.cache (a fresh clone starts empty):
+// the second run checks only what changed (typecheck 46 s -> a few s, lint 26 s -> 2 s here).
+const cache = 'node_modules/.cache/rft';
+if (want('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', `${cache}/tsc.tsbuildinfo`]]);
+if (want('lint')) checks.push(['lint', 'npx', ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', `${cache}/eslint/`]]);
 // dependency-cruiser (.dependency-cruiser.cjs): protocol ← ports ← domain ← core ← ui, server → src/protocol+format only, no folder cycles, no server cycles.
 if (want('layers')) checks.push(['layers', 'npx', ['depcruise', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']]);
 const checkResults = new Map();
@@ -76,7 +77,7 @@ for (const name of ['typecheck', 'lint', 'layers']) if (checkResults.has(name)) 
 
 if (want('vitest')) {
   const out = `${reports}/vitest.json`;
-  const scope = quick ? ['--project', 'sqlite', ...QUICK_DIRS] : [];
+  const scope = quick ? ['--project', 'unit'] : []; // vite.config.ts: the files that need no server or browser
   const r = await run('vitest', 'npx', ['vitest', 'run', ...scope, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   const j = readJson(out);
   const passed = j?.numPassedTests ?? 0;
