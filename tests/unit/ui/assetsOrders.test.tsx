@@ -218,3 +218,15 @@ describe('demo credit in the transaction history (issue 26)', () => {
     expect(within(rows[1]!).queryByText('Demo credit')).toBeNull();
   });
 });
+
+describe('released order margin in the transaction history (issue 26 cosmetics)', () => {
+  it('a CONTRACT_CANCEL entry (a cancel, or the release of an edit) is not called a cancel', async () => {
+    renderOrders((http) => {
+      http.on('GET', '/wallet/ledger', paged([ledger(1, { wallet: 'perp', type: 'CONTRACT_CANCEL', amount: '60.000000', balanceAfter: '9960.000000', ref: 'o1', symbol: 'BTCUSDT' })]));
+    });
+    await screen.findAllByTestId('history-row');
+    fireEvent.click(screen.getByRole('tab', { name: 'Transaction history' }));
+    await waitFor(() => expect(screen.getAllByTestId('history-row')).toHaveLength(1));
+    expect(within(screen.getByTestId('history-row')).getByText('Order margin released (cancel or edit)')).toBeTruthy();
+  });
+});
