@@ -144,6 +144,14 @@ class UndoLog {
     s.delete(v);
   }
 
+  field<T extends object, K extends keyof T>(o: T, k: K, v: T[K]): void {
+    const prev = o[k];
+    this.log.push(() => {
+      o[k] = prev;
+    });
+    o[k] = v;
+  }
+
   push<V>(a: V[], v: V): void {
     this.log.push(() => void a.pop());
     a.push(v);
@@ -211,7 +219,10 @@ function saveOrder(x: X, row: OrderRow): void {
   const was = prev?.status === 'pending';
   const is = row.status === 'pending';
   if (was && !is) x.tx.del(sideIndex(x, row.symbol, row.side), row.id);
-  if (!was && is) x.tx.set(sideIndex(x, row.symbol, row.side), row.id, s.nextOrdinal++);
+  if (!was && is) {
+    x.tx.set(sideIndex(x, row.symbol, row.side), row.id, s.nextOrdinal);
+    x.tx.field(s, 'nextOrdinal', s.nextOrdinal + 1);
+  }
   const before = was ? (prev?.position_id ?? null) : null;
   const after = is ? row.position_id : null;
   if (before !== after) {
@@ -237,7 +248,7 @@ function sideIndex(x: X, symbol: string, side: OrderSide): Map<string, number> {
   let bySide = x.s.pending.get(symbol);
   if (!bySide) {
     bySide = { buy: new Map(), sell: new Map() };
-    x.s.pending.set(symbol, bySide);
+    x.tx.set(x.s.pending, symbol, bySide);
   }
   return bySide[side];
 }

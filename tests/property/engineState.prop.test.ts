@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { apply } from '../../server/engine/apply.ts';
+import type { Command } from '../../server/engine/apply.ts';
+import { copyState, emptyState, stateHash } from '../../server/engine/state.ts';
+import type { EngineState } from '../../server/engine/state.ts';
+import { balanceKey, SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
+import { INSTRUMENTS } from '../../server/market/instruments.ts';
+import { ESCROW_ACCOUNT_ID } from '../../server/wallet/wallet.ts';
+import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
+
+/**
+ * The in-memory engine alone (server/engine/apply.ts, state.ts), many runs (no database: its
+ * equality with the SQL engine is tests/server/engineState.prop.test.ts):
+ *  - a refused command changes nothing (the undo log puts every write back): same stateHash;
+ *  - after every command: no balance but the system's negative, each asset's total unchanged
+ *    (money moves, never appears or disappears), the escrow = Σ frozen per wallet, frozen =
+ *    the margins of the pending orders and open positions, the pending index = the pending orders;
+ *  - stateHash does not depend on insertion order; a copy shares nothing with the state.
+ */
+
+const RULES = INSTRUMENTS.filter((i) => i.info.symbol === 'BTCUSDT' || i.info.symbol === 'ETHUSDT').map((i) => i.info);
+const USERS = [101, 102, 103];
+const base: PlaceOrderParsed = {
+  clientOrderId: '', symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20, price: null, tp: null, sl: null,
+  reduceOnly: false, postOnly: false, timeInForce: 'GTC', triggerPrice: null, triggerBy: 'last',
+};
+
+function seeded(): EngineState {
+  const s = emptyState(RULES);
+  for (const u of USERS) {
+    s.balances.set(balanceKey(u, 'perp', 'USDT'), 2_000_000_000n);
+    s.balances.set(balanceKey(u, 'fund', 'USDT'), 1_000_000_000n);
+  }
+  s.balances.set(balanceKey(SYSTEM_ACCOUNT_ID, 'perp', 'USDT'), -6_000_000_000n);
+  s.balances.set(balanceKey(SYSTEM_ACCOUNT_ID, 'fund', 'USDT'), -3_000_000_000n);
+  s.inviters.set(102, 101);
+  s.market.set('BTCUSDT', { last: 60_000, mark: 60_000, book: { bids: [[60_000, 1000]], asks: [[60_000, 1000]] } });
+  s.market.set('ETHUSDT', { last: 3_000, mark: 3_000, book: { bids: [[3_000, 1000]], asks: [[3_000, 1000]] } });
+  return s;
+}
+
+const symbolArb = fc.constantFrom('BTCUSDT', 'ETHUSDT');
+const tick = (symbol: string, price: number) => (symbol === 'BTCUSDT' ? Math.round(price * 10) / 10 : Math.round(price * 100) / 100);
+const step = (symbol: string, n: number) => (symbol === 'BTCUSDT' ? Number((n * 0.001).toFixed(3)) : Number((n * 0.01).toFixed(2)));
+
+/** Commands with ids resolved against the state when they run (cancel / close pick what exists). */
+type Gen = (s: EngineState, n: number) => Command;
+const genArb: fc.Arbitrary<Gen> = fc.oneof(
+  fc.record({ u: fc.constantFrom(...USERS), symbol: symbolArb, kind: fc.constantFrom('limitOpen', 'marketOpen', 'stopMarket', 'limitClose', 'marketClose'), buy: fc.boolean(), pct: fc.integer({ min: -5, max: 5 }), n: fc.integer({ min: 1, max: 600 }), lev: fc.constantFrom(5, 20, 100), tif: fc.constantFrom('GTC', 'IOC', 'FOK') }).map(
+    (g): Gen => (s, n) => {
+      const last = s.market.get(g.symbol)?.last ?? 1;
+      const price = tick(g.symbol, last * (1 + g.pct / 100));
+      return {
+        type: 'place', userId: g.u,
+        body: { ...base, clientOrderId: `c${n}`, symbol: g.symbol, kind: g.kind as PlaceOrderParsed['kind'], side: g.buy ? 'buy' : 'sell', qty: step(g.symbol, g.n), leverage: g.lev,
+          price: g.kind === 'limitOpen' || g.kind === 'limitClose' ? price : null, triggerPrice: g.kind === 'stopMarket' ? price : null, timeInForce: g.tif as PlaceOrderParsed['timeInForce'] },
+      };
+    },
+  ),
+  fc.record({ u: fc.constantFrom(...USERS), pick: fc.nat() }).map((g): Gen => (s) => {
+    const mine = [...s.orders.values()].filter((o) => o.user_id === g.u && o.status === 'pending');
+    return { type: 'cancel', userId: g.u, by: { orderId: mine[g.pick % Math.max(1, mine.length)]?.id ?? 'none' } };
+  }),
+  fc.record({ u: fc.constantFrom(...USERS), pick: fc.nat(), half: fc.boolean() }).map((g): Gen => (s) => {
+    const mine = [...s.positions.values()].filter((p) => p.user_id === g.u);
+    return { type: 'close', userId: g.u, body: { positionId: mine[g.pick % Math.max(1, mine.length)]?.id ?? 'none' } };
+  }),
+  fc.record({ u: fc.constantFrom(...USERS), out: fc.boolean(), amount: fc.integer({ min: 1, max: 3000 }) }).map(
+    (g): Gen => () => ({ type: 'transfer', userId: g.u, from: g.out ? 'perp' : 'fund', to: g.out ? 'fund' : 'perp', coin: 'USDT', amount: String(g.amount) }),
+  ),
+  fc.record({ symbol: symbolArb, pct: fc.integer({ min: -8, max: 8 }) }).map((g): Gen => (s) => {
+    const last = tick(g.symbol, (s.market.get(g.symbol)?.last ?? 1) * (1 + g.pct / 100));
+    return { type: 'market', symbol: g.symbol, last, mark: last };
+  }),
+  fc.constant((): Command => ({ type: 'periodic' })),
+);
+
+function totals(s: EngineState): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const [k, v] of s.balances) {
+    const asset = k.split('|')[2] ?? '';
+    out.set(asset, (out.get(asset) ?? 0n) + v);
+  }
+  return out;
+}
+
+function checkInvariants(s: EngineState, total: Map<string, bigint>): void {
+  for (const [k, v] of s.balances) if (!k.startsWith(`${SYSTEM_ACCOUNT_ID}|`)) expect(v >= 0n, k).toBe(true);
+  expect(totals(s)).toEqual(total);
+  const frozen = new Map<string, bigint>();
+  const add = (k: string, v: bigint) => v !== 0n && frozen.set(k, (frozen.get(k) ?? 0n) + v);
+  const pending = new Set<string>();
+  for (const o of s.orders.values()) {
+    if (o.status !== 'pending') continue;
+    pending.add(o.id);
+    add(balanceKey(o.user_id, o.contract, 'USDT'), BigInt(o.margin));
+  }
+  for (const p of s.positions.values()) add(balanceKey(p.user_id, p.contract, 'USDT'), BigInt(p.margin));
+  expect(new Map([...s.frozen].sort()), 'frozen').toEqual(new Map([...frozen].filter(([, v]) => v !== 0n).sort()));
+  for (const w of ['perp', 'std'] as const) {
+    const sum = [...s.frozen].filter(([k]) => k.split('|')[1] === w).reduce((a, [, v]) => a + v, 0n);
+    expect(s.balances.get(balanceKey(ESCROW_ACCOUNT_ID, w, 'USDT')) ?? 0n, `escrow ${w}`).toBe(sum);
+  }
+  const indexed = new Set<string>();
+  for (const bySide of s.pending.values()) for (const side of [bySide.buy, bySide.sell]) for (const id of side.keys()) indexed.add(id);
+  expect([...indexed].sort()).toEqual([...pending].sort());
+}
+
+describe('in-memory engine state (property, no database)', () => {
+  it('a refusal changes nothing; money is conserved and never negative; escrow = frozen; the pending index is exact', () => {
+    let refused = 0;
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(genArb, { minLength: 1, maxLength: 80 }), (gens) => {
+        const s = seeded();
+        const total = totals(s);
+        let t = Date.UTC(2026, 0, 1);
+        for (const [i, g] of gens.entries()) {
+          t += 3_600_000;
+          const cmd = g(s, i + 1);
+          const before = stateHash(s);
+          const out = apply(s, cmd, i + 1, t);
+          if (!out.ok) {
+            refused += 1;
+            expect(stateHash(s), `${JSON.stringify(cmd)} refused: ${out.msg}`).toBe(before);
+          } else accepted += 1;
+          checkInvariants(s, total);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(refused).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('stateHash ignores insertion order and sees every value; a copy shares nothing', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(fc.integer({ min: 3, max: 500 }), fc.bigInt({ min: 0n, max: 10n ** 15n })), { selector: ([u]) => u, minLength: 2 }), (rows) => {
+        const a = emptyState(RULES);
+        const b = emptyState(RULES);
+        for (const [u, v] of rows) a.balances.set(balanceKey(u, 'perp', 'USDT'), v);
+        for (const [u, v] of [...rows].reverse()) b.balances.set(balanceKey(u, 'perp', 'USDT'), v);
+        expect(stateHash(a)).toBe(stateHash(b));
+        const copy = copyState(a);
+        const [u, v] = rows[0] as [number, bigint];
+        copy.balances.set(balanceKey(u, 'perp', 'USDT'), v + 1n);
+        expect(stateHash(copy)).not.toBe(stateHash(a));
+        expect(stateHash(a)).toBe(stateHash(b));
+      }),
+    );
+  });
+});
