@@ -715,6 +715,43 @@ async function main(): Promise<void> {
         },
         secrets: [NEW_PASSWORD],
       },
+      {
+        name: 'notifications-ui',
+        description: "The notification centre through the real UI (issue 26, Major 8): Google-authenticator login, /my/dashboard with the header's bell and no count; a 25 USDT deposit is sent and confirmed by the chain (dev deposit + fast-forward, the other side); the user socket pushes the 'Deposit credited' notice and the bell shows 1; the user opens the bell (the dialog lists the notice), marks it read (POST /notify/read; the count goes) and closes the dialog with Esc. The dialog and the mark are view intents, so the replay shows and does what the user did. Checkpoint photos: the bell with its count, the open list, after mark read.",
+        async run(page, _ctl, { server, account, shot }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1000);
+          await navigate(page, '/my/dashboard');
+          await page.getByTestId('notify-bell').waitFor();
+          await page.waitForTimeout(1500);
+          await api(server, MONEY_PATHS.devDeposit.replace(/^\/api/, ''), { email: account.email, coin: 'USDT', network: 'TRC20', amount: '25' });
+          await api(server, MONEY_PATHS.devFastForward.replace(/^\/api/, ''), { email: account.email, hours: 1 });
+          await page.getByTestId('notify-count').waitFor({ timeout: 20_000 });
+          await page.waitForTimeout(1500);
+          await shot('bell with one unread');
+          await page.getByTestId('notify-bell').click();
+          const dialog = page.getByRole('dialog', { name: 'Notifications' });
+          await dialog.waitFor();
+          await page.waitForTimeout(1000);
+          await shot('notification list');
+          await dialog.getByRole('button', { name: 'Mark as read' }).first().click();
+          await page.getByTestId('notify-count').waitFor({ state: 'detached' });
+          await page.waitForTimeout(1000);
+          await shot('marked read');
+          await page.keyboard.press('Escape');
+          await dialog.waitFor({ state: 'detached' });
+          await page.waitForTimeout(800);
+        },
+        expect(log, last) {
+          const pushed = frameWith(log, 'notification', '"kind":"depositCredited"');
+          const read = responseTo(log, '/notify/read');
+          return [
+            { atSeq: pushed, select: 'streams.notifications.unread', equals: 1, note: 'the credited deposit rang the bell' },
+            { atSeq: read, select: 'streams.notifications.unread', equals: 0, note: 'marked read on the server' },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
+          ];
+        },
+      },
     ];
     for (const sc of scenarios) {
       if (values.only && values.only !== sc.name) continue;

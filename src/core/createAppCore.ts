@@ -22,7 +22,7 @@ import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts
 import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
 import { createViewState, type ViewStateStore, type ViewValues } from './viewState.ts';
 import { createPageWake, type PageWake } from './pageWake.ts';
-import { createNotificationCenter, type NotificationCenter } from './notificationCenter.ts';
+import { createNotificationCenter, followNotificationReads, type NotificationCenter } from './notificationCenter.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -230,6 +230,8 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$ });
   const tradeLayout = createTradeLayout({ storage: ports.storage, userId$ });
   const view = createViewState();
+  // Marking notices read is a view intent (recorded, replayed): the core makes the request.
+  subs.push(followNotificationReads(view, streams.notifications));
   const machines = createScreenMachines({
     api,
     clock,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiClient } from '../api/client.ts';
 import { errorMessage } from '../api/client.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
+import type { ViewStateStore, ViewValue } from './viewState.ts';
 import { NOTIFICATION_PATHS, notificationFrameSchema, notificationSchema, unreadCountSchema } from '../protocol/notifications.ts';
 import { initialNotifications, reduceNotifications } from '../streams/notifications.ts';
 import type { NotificationsEvent, NotificationsState } from '../streams/notifications.ts';
@@ -135,4 +136,32 @@ export function createNotificationCenter(deps: NotificationCenterDeps): Notifica
       listeners.clear();
     },
   };
+}
+
+/** The view key whose changes are the user's "mark read" intents: `{ n, ids }` (ids null = all). */
+export const NOTIFICATION_READ_KEY = 'notifications.read';
+/** The view key of the bell's dialog (open or not). */
+export const NOTIFICATION_OPEN_KEY = 'notifications.open';
+
+/** The next "mark read" intent after `current` (a counter, so marking all twice is two intents). */
+export function nextReadIntent(current: ViewValue | undefined, ids: readonly number[] | null): ViewValue {
+  const n = typeof current === 'object' && current !== null && !Array.isArray(current) && typeof (current as { n?: unknown }).n === 'number' ? ((current as { n: number }).n + 1) : 1;
+  return { n, ids: ids === null ? null : [...ids] };
+}
+
+/**
+ * Performs every new "mark read" intent of the view store (set by the bell, or applied by a replay
+ * from the log) with the centre's request, so a replay makes the same POST the user's click made.
+ */
+export function followNotificationReads(view: ViewStateStore, center: NotificationCenter): { unsubscribe(): void } {
+  let last: number | null = null;
+  return view.changes$.subscribe((all) => {
+    const v = all[NOTIFICATION_READ_KEY];
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return;
+    const { n, ids } = v as { n?: unknown; ids?: unknown };
+    if (typeof n !== 'number' || n === last) return;
+    last = n;
+    if (ids === null) center.markAllRead();
+    else if (Array.isArray(ids)) center.markRead(ids.filter((x): x is number => typeof x === 'number' && Number.isInteger(x) && x > 0).slice(0, 100));
+  });
 }

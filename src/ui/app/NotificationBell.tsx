@@ -1,8 +1,10 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../format/date.ts';
+import { NOTIFICATION_OPEN_KEY, NOTIFICATION_READ_KEY, nextReadIntent } from '../../core/notificationCenter.ts';
 import { initialNotifications, unreadLabel } from '../../streams/notifications.ts';
+import { useViewState } from '../hooks/useViewState.ts';
 import { useStream } from '../hooks/useStream.ts';
 import { useAppCore } from './AppCoreProvider.tsx';
 import './notifications.css';
@@ -20,7 +22,9 @@ export function NotificationBell() {
   const center = core.streams.notifications;
   const state$ = useMemo(() => center.state$, [center]);
   const state = useStream(state$, initialNotifications());
-  const [open, setOpen] = useState(false);
+  // The dialog and the marks are view intents (recorded; a replay shows and does what the user did).
+  const [open, setOpen] = useViewState(NOTIFICATION_OPEN_KEY, false, (v) => typeof v === 'boolean');
+  const markRead = (ids: readonly number[] | null): void => core.view.set(NOTIFICATION_READ_KEY, nextReadIntent(core.view.get(NOTIFICATION_READ_KEY), ids));
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -51,7 +55,7 @@ export function NotificationBell() {
       document.removeEventListener('mousedown', onDown);
       document.removeEventListener('keydown', onKey);
     };
-  }, [open]);
+  }, [open, setOpen]);
 
   const unread = state.unread;
   const label = unread > 0 ? t('notificationsUnread', { count: unread }) : t('notifications');
@@ -86,7 +90,7 @@ export function NotificationBell() {
             <h2 id={titleId} className="rf-bell__title">
               {t('notifications')}
             </h2>
-            <button type="button" className="rf-bell__action" disabled={unread === 0} onClick={() => center.markAllRead()} data-testid="notify-read-all">
+            <button type="button" className="rf-bell__action" disabled={unread === 0} onClick={() => markRead(null)} data-testid="notify-read-all">
               {t('markAllRead')}
             </button>
             <button type="button" className="rf-icon-btn" aria-label={t('closeNotifications')} onClick={() => close(true)}>
@@ -118,7 +122,7 @@ export function NotificationBell() {
                   </div>
                   <p className="rf-bell__body">{n.body}</p>
                   {n.readAt === null ? (
-                    <button type="button" className="rf-bell__action" onClick={() => center.markRead([n.id])} data-testid={`notify-read-${n.id}`}>
+                    <button type="button" className="rf-bell__action" onClick={() => markRead([n.id])} data-testid={`notify-read-${n.id}`}>
                       {t('markRead')}
                     </button>
                   ) : null}
