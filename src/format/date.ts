@@ -29,3 +29,24 @@ export function formatDateTime(ms: number): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Time left until the next periodic charge after `ts` (Unix ms, the market's clock from the ticker
+ * frame, so no timer is needed): funding every 8 h at 00:00, 08:00 and 16:00 UTC, the overnight fee
+ * daily at 00:00 UTC (docs/TRADING.md). At a boundary exactly, the next one (a full period).
+ */
+export function untilNextCharge(ts: number, periodHours: 8 | 24): number {
+  const period = periodHours * HOUR_MS;
+  if (!Number.isFinite(ts)) return 0;
+  const rem = ((ts % period) + period) % period;
+  return period - rem;
+}
+
+/** `HH:MM:SS` of a duration (ms, floored to the second); negative or invalid reads 00:00:00. */
+export function formatCountdown(ms: number): string {
+  const s = Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : 0;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(Math.floor(s / 3600))}:${p(Math.floor((s % 3600) / 60))}:${p(s % 60)}`;
+}

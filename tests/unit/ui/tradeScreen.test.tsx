@@ -292,6 +292,19 @@ describe('trade screen', () => {
     expect(p.getByTestId('order-max-open').textContent).toBe('0.153 BTC');
   });
 
+  it('the header counts down to the next funding on the market clock of the ticker frames (issue 26)', async () => {
+    const h = renderTrade({ loggedIn: true });
+    await screen.findByTestId('position-row');
+    const ws = marketSocket(h);
+    act(() => ws.open());
+    // 05:47:15.5 UTC: the next funding is at 08:00
+    const at = Date.UTC(2026, 10, 27, 5, 47, 15, 500);
+    act(() => ws.frame({ ...ticker('BTCUSDT', 66_000, 0, 1, at), type: 'ticker', mark: 66_100 }));
+    await waitFor(() => expect(screen.getByTestId('funding-countdown').textContent).toBe('Next funding in 02:12:44'));
+    act(() => ws.frame({ ...ticker('BTCUSDT', 66_000, 0, 1, at + 3_000), type: 'ticker', mark: 66_100 }));
+    await waitFor(() => expect(screen.getByTestId('funding-countdown').textContent).toBe('Next funding in 02:12:41'));
+  });
+
   it('open orders have a Cancel all button that asks, then cancels each (issue 26)', async () => {
     const cancels: unknown[] = [];
     renderTrade({

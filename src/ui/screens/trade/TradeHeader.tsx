@@ -3,6 +3,7 @@ import { formatAbbreviated, formatNumber, formatPercent } from '../../../format/
 import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
 import type { TickerState } from '../../../streams/ticker.ts';
 import { PairSwitcher } from './PairSwitcher.tsx';
+import { formatCountdown, untilNextCharge } from '../../../format/date.ts';
 
 /** Pair switcher plus the 24 h ticker of the pair (last, change, high, low, volume, funding). */
 export function TradeHeader({ symbol, contract, symbols, info, ticker, onPick }: { symbol: string; contract: ContractKind; symbols: readonly SymbolInfo[] | null; info: SymbolInfo | null; ticker: TickerState; onPick: (s: string) => void }) {
@@ -10,6 +11,7 @@ export function TradeHeader({ symbol, contract, symbols, info, ticker, onPick }:
   const tk = ticker.ticker;
   const pp = info?.pricePrecision ?? 2;
   const up = (tk?.changePct ?? 0) >= 0;
+  const countdown = tk ? formatCountdown(untilNextCharge(tk.ts, contract === 'perp' ? 8 : 24)) : '';
   return (
     <header className="rf-th">
       <h1 className="rf-sr-only">{`${symbol} ${t(contract === 'perp' ? 'perpetual' : 'standard')}`}</h1>
@@ -46,7 +48,16 @@ export function TradeHeader({ symbol, contract, symbols, info, ticker, onPick }:
         </div>
         <div>
           <dt>{t(contract === 'perp' ? 'fundingRate' : 'overnightFee')}</dt>
-          <dd className="rf-num">{info ? formatPercent((contract === 'perp' ? info.fundingRateRatio : info.overnightFeeRatio) * 100, 4).replace('+', '') : '--'}</dd>
+          <dd className="rf-num">
+            {info ? formatPercent((contract === 'perp' ? info.fundingRateRatio : info.overnightFeeRatio) * 100, 4).replace('+', '') : '--'}
+            {/* Issue 26: the countdown to the next charge, on the market's clock (each ticker frame's ts). */}
+            {tk ? (
+              <span className="rf-th-countdown" data-testid="funding-countdown" title={t(contract === 'perp' ? 'nextFundingIn' : 'nextOvernightIn', { time: countdown })}>
+                <span className="rf-sr-only">{t(contract === 'perp' ? 'nextFundingIn' : 'nextOvernightIn', { time: '' })}</span>
+                {countdown}
+              </span>
+            ) : null}
+          </dd>
         </div>
       </dl>
     </header>
