@@ -28,8 +28,14 @@ export interface BrowserReplay {
 }
 
 const SCREEN_OWNED = new Set(['socket.subscribe', 'socket.unsubscribe']);
-/** Real time the replayed app gets to make a recorded request before the replay moves on. */
-const REQUEST_WAIT_MS = 1000;
+/**
+ * Real time the replayed app gets to make a recorded request (or mount a recorded screen) before the
+ * replay moves on. The wait ends as soon as it happens (a few ms on a quiet machine); the bound only
+ * matters when the screen never does, which is a divergence. 1 s was luck on a loaded machine: a
+ * screen mounting late under load was reported as 'not on screen' and later answers moved ahead of
+ * it (issue 25).
+ */
+const REQUEST_WAIT_MS = 5000;
 
 async function waitUntil(done: () => boolean, maxMs: number): Promise<void> {
   for (let waited = 0; !done() && waited < maxMs; waited += 10) await new Promise<void>((r) => setTimeout(r, 10));
