@@ -112,57 +112,99 @@ export type Outcome =
 
 // ------------------------------------------------------------------ undo log
 
+/**
+ * Every write of a command, so a refusal can put each back (newest first). Entries are flat
+ * (operation, target, key, previous value): no closure per write.
+ */
+const enum Op {
+  MapSet,
+  MapDelete,
+  SetAdd,
+  SetDelete,
+  Field,
+  Pop,
+}
+
 class UndoLog {
-  private readonly log: (() => void)[] = [];
+  private readonly ops: Op[] = [];
+  private readonly targets: unknown[] = [];
+  private readonly keys: unknown[] = [];
+  private readonly prevs: unknown[] = [];
+
+  private note(op: Op, target: unknown, key: unknown, prev: unknown): void {
+    this.ops.push(op);
+    this.targets.push(target);
+    this.keys.push(key);
+    this.prevs.push(prev);
+  }
 
   set<K, V>(m: Map<K, V>, k: K, v: V): void {
-    if (m.has(k)) {
-      const prev = m.get(k) as V;
-      this.log.push(() => m.set(k, prev));
-    } else {
-      this.log.push(() => m.delete(k));
-    }
+    if (m.has(k)) this.note(Op.MapSet, m, k, m.get(k));
+    else this.note(Op.MapDelete, m, k, undefined);
     m.set(k, v);
   }
 
   del<K, V>(m: Map<K, V>, k: K): void {
     if (!m.has(k)) return;
-    const prev = m.get(k) as V;
-    this.log.push(() => m.set(k, prev));
+    this.note(Op.MapSet, m, k, m.get(k));
     m.delete(k);
   }
 
   add<V>(s: Set<V>, v: V): void {
     if (s.has(v)) return;
-    this.log.push(() => s.delete(v));
+    this.note(Op.SetDelete, s, v, undefined);
     s.add(v);
   }
 
   remove<V>(s: Set<V>, v: V): void {
     if (!s.has(v)) return;
-    this.log.push(() => s.add(v));
+    this.note(Op.SetAdd, s, v, undefined);
     s.delete(v);
   }
 
   field<T extends object, K extends keyof T>(o: T, k: K, v: T[K]): void {
-    const prev = o[k];
-    this.log.push(() => {
-      o[k] = prev;
-    });
+    this.note(Op.Field, o, k, o[k]);
     o[k] = v;
   }
 
   push<V>(a: V[], v: V): void {
-    this.log.push(() => void a.pop());
+    this.note(Op.Pop, a, undefined, undefined);
     a.push(v);
   }
 
   get mark(): number {
-    return this.log.length;
+    return this.ops.length;
   }
 
   undo(to: number): void {
-    while (this.log.length > to) this.log.pop()?.();
+    for (let i = this.ops.length - 1; i >= to; i--) {
+      const target = this.targets[i];
+      const key = this.keys[i];
+      switch (this.ops[i]) {
+        case Op.MapSet:
+          (target as Map<unknown, unknown>).set(key, this.prevs[i]);
+          break;
+        case Op.MapDelete:
+          (target as Map<unknown, unknown>).delete(key);
+          break;
+        case Op.SetAdd:
+          (target as Set<unknown>).add(key);
+          break;
+        case Op.SetDelete:
+          (target as Set<unknown>).delete(key);
+          break;
+        case Op.Field:
+          (target as Record<PropertyKey, unknown>)[key as PropertyKey] = this.prevs[i];
+          break;
+        case Op.Pop:
+          (target as unknown[]).pop();
+          break;
+      }
+    }
+    this.ops.length = to;
+    this.targets.length = to;
+    this.keys.length = to;
+    this.prevs.length = to;
   }
 }
 
@@ -184,9 +226,13 @@ interface X {
 
 const newId = (x: X, prefix: 'O' | 'P'): string => idOf(prefix, x.seq, ++x.n);
 
-/** The state's market as the SQL engine's MarketView (the shared checks read prices through it). */
+const VIEWS = new WeakMap<EngineState, MarketView>();
+
+/** The state's market as the SQL engine's MarketView (the shared checks read prices through it); one per state. */
 export function marketView(s: EngineState): MarketView {
-  return {
+  const known = VIEWS.get(s);
+  if (known) return known;
+  const view: MarketView = {
     rules: (symbol) => s.rules.get(symbol),
     lastPrice: (symbol) => s.market.get(symbol)?.last,
     markPrice: (symbol) => s.market.get(symbol)?.mark,
@@ -195,6 +241,8 @@ export function marketView(s: EngineState): MarketView {
       return q ? { symbol, seq: 0, bids: q.book.bids, asks: q.book.asks, ts: 0 } : undefined;
     },
   };
+  VIEWS.set(s, view);
+  return view;
 }
 
 // ------------------------------------------------------------------ state writes (the only ones)
