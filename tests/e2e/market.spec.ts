@@ -33,6 +33,9 @@ async function startEnglish(page: Page, path: string, theme: 'dark' | 'light' = 
  * one per connection, so a test can drop one), once the connection badge says Live.
  */
 async function liveMarketThroughProxy(page: Page): Promise<{ routes: WebSocketRoute[]; conn: Locator }> {
+  // The page's timers run on Playwright's clock: time flows as usual, and a test jumps over the
+  // app's 10 s waits (reconnect delay, background threshold) with fastForward instead of sleeping.
+  await page.clock.install();
   const routes: WebSocketRoute[] = [];
   await page.routeWebSocket(/\/api\/ws\/market/, (ws) => {
     ws.connectToServer();
@@ -123,7 +126,11 @@ test.describe('market overview (1440x900)', () => {
     await page.waitForTimeout(2_000);
     expect(await listPrices(page)).toEqual(frozen);
 
-    await expect(conn).toHaveText('Live', { timeout: 14_000 });
+    // The reconnect waits 10 s on the app's clock: still waiting after 2 s, then jump over the rest.
+    await expect(conn).toHaveText('Reconnecting…');
+    expect(routes.length).toBe(dropped);
+    await page.clock.fastForward(8_100);
+    await expect(conn).toHaveText('Live');
     expect(routes.length).toBe(dropped + 1);
     await expectPricesToMove(page, frozen);
   });
@@ -139,14 +146,14 @@ test.describe('market overview (1440x900)', () => {
     // Hidden for less than 10 s: the socket is kept.
     const before = routes.length;
     await setVisibility('hidden');
-    await page.waitForTimeout(2_000);
+    await page.clock.fastForward(2_000);
     await setVisibility('visible');
     await page.waitForTimeout(1_000);
     expect(routes.length).toBe(before);
 
     // Hidden for 10 s or more: a new socket at once (fresh snapshots), prices move on it.
     await setVisibility('hidden');
-    await page.waitForTimeout(10_500);
+    await page.clock.fastForward(10_500);
     await setVisibility('visible');
     await expect.poll(() => routes.length, { timeout: 3_000 }).toBe(before + 1);
     await expect(conn).toHaveText('Live', { timeout: 5_000 });
