@@ -35,24 +35,23 @@ export async function lastMailId(request: APIRequestContext, email: string): Pro
 }
 
 /**
- * A TOTP for a base32 secret, as an authenticator app shows it, from a 30 s step after
- * `afterStep` (the server refuses a step it has already accepted: replay protection). Waits
- * out the last two seconds of a step so the code is still valid when the server checks it.
+ * A TOTP for a base32 secret from a 30 s step after `afterStep` (the server refuses a step at or
+ * below one it has already accepted: replay protection). The server accepts the current step and
+ * one either side (server/services/totp.ts: the clock skew of a phone), so this picks the OLDEST
+ * step still accepted, leaving the later ones for the next login of the same account, and waits
+ * only when all three were used (it waited up to 30 s for each login before, issue 25). A past
+ * step is taken only with 5 s left before it leaves the window, so the server still accepts it.
  */
 export async function totpCode(secret: string, afterStep = -1): Promise<{ code: string; step: number }> {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  let now = Date.now();
-  if (Math.floor(now / 30_000) <= afterStep) {
-    await sleep((afterStep + 1) * 30_000 - now + 200);
-    now = Date.now();
-  }
-  const left = 30_000 - (now % 30_000);
-  if (left < 2_000) {
-    await sleep(left + 200);
-    now = Date.now();
-  }
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  return { code: totp.generate({ timestamp: now }), step: Math.floor(now / 30_000) };
+  for (;;) {
+    const now = Date.now();
+    const current = Math.floor(now / 30_000);
+    const left = 30_000 - (now % 30_000);
+    const step = Math.max(afterStep + 1, left > 5_000 ? current - 1 : current);
+    if (step <= current + 1) return { code: totp.generate({ timestamp: step * 30_000 }), step };
+    await new Promise((r) => setTimeout(r, (step - 1) * 30_000 - now + 200)); // until that step is in the window
+  }
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
