@@ -305,6 +305,26 @@ describe('trade screen', () => {
     await waitFor(() => expect(screen.getByTestId('funding-countdown').textContent).toBe('Next funding in 02:12:41'));
   });
 
+  it('short of balance, a Transfer link opens the transfer dialog from the fund wallet with the shortfall (issue 26)', async () => {
+    renderTrade({ loggedIn: true });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '65000');
+    await fill('Quantity', '1');
+    await click('Buy / Long');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Insufficient Balance');
+    await act(async () => {
+      fireEvent.click(within(alert).getByTestId('order-transfer'));
+    });
+    const dialog = await screen.findByRole('dialog');
+    // margin 6 500 + fee 65 000 × taker rate, less the 1 000 available
+    const amount = (within(dialog).getByLabelText('Amount') as HTMLInputElement).value;
+    expect(amount).toMatch(/^55\d\d(\.\d+)?$/);
+    expect(Number(amount)).toBeGreaterThan(5500);
+    expect((within(dialog).getByLabelText('From') as HTMLSelectElement).value).toBe('fund');
+    expect((within(dialog).getByLabelText('To') as HTMLSelectElement).value).toBe('perp');
+  });
+
   it('open orders have a Cancel all button that asks, then cancels each (issue 26)', async () => {
     const cancels: unknown[] = [];
     renderTrade({

@@ -36,6 +36,8 @@ export interface TransferDialogProps {
   book: BalanceBook;
   /** Called after a successful transfer, before closing (refresh the balances). */
   onDone?: (result: TransferResult) => void;
+  /** The amount the form starts with (the order panel's shortfall, issue 26); empty by default. */
+  amount?: string;
 }
 
 /**
@@ -68,13 +70,13 @@ export function TransferDialog(props: TransferDialogProps) {
   );
 }
 
-function TransferForm({ book, onDone, onClose, target: { from, to, coin: asked } }: TransferDialogProps & { target: TransferTarget }) {
+function TransferForm({ book, onDone, onClose, amount = '', target: { from, to, coin: asked } }: TransferDialogProps & { target: TransferTarget }) {
   const { t } = useTranslation(['assets', 'common']);
   const api = useApi();
   // A coin the balances do not know (a replayed log is external data) falls back to USDT.
   const known = coinsOf(book);
   const coin = book.size > 0 && !known.includes(asked) ? 'USDT' : asked;
-  const [draft, setDraft] = useState<TransferDraft>({ from, to: to === from ? (from === 'fund' ? 'perp' : 'fund') : to, coin, amount: '' });
+  const [draft, setDraft] = useState<TransferDraft>({ from, to: to === from ? (from === 'fund' ? 'perp' : 'fund') : to, coin, amount });
   const [shown, setShown] = useState<Shown>(null);
   const available = availableOf(book, draft.from, draft.coin);
   const update = (d: TransferDraft) => {

@@ -20,7 +20,10 @@ import {
   type OrderSide,
   type OrderType,
 } from '../../../machines/orderMachine.ts';
-import { formatScaled } from '../../../protocol/decimal.ts';
+import { formatScaled, parseScaled, SCALE } from '../../../protocol/decimal.ts';
+import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
+import type { TransferTarget } from '../../components/transfer/transferForm.ts';
+import { useBalances } from '../assets/useAccountData.ts';
 import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
 import type { NetPreview } from '../../../protocol/netting.ts';
 import { TIME_IN_FORCE, TRADE_MSG, TRIGGER_BY, type Order } from '../../../protocol/trading.ts';
@@ -228,6 +231,9 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   const previewOf = (side: OrderSide) => (side === draft.side ? preview : previewOrder({ ...draft, side }, market.position, rules));
   // Issue 26: what the balance opens at this price and leverage, and what this order costs (margin + fee).
   const maxOpen = maxQtyFor(draft, market, rules, 100);
+  // Short of balance: a Transfer link opens the transfer dialog (fund → this contract's wallet) with the shortfall.
+  const [transfer, setTransfer] = useTransferDialog();
+  const short = error?.key === 'insufficientBalance' ? shortfall(cost?.required ?? null, market.available) : null;
   const busy = state === 'submitting';
   const setPct = (pct: number) => edit({ qty: maxQtyFor(draft, market, rules, pct) });
 
@@ -468,8 +474,17 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
       {error && (
         <p className="rf-op-error" role="alert" data-testid="order-error">
           {errorText(error)}
+          {short !== null && (
+            <>
+              {' '}
+              <button type="button" className="rf-link" data-testid="order-transfer" onClick={() => setTransfer({ from: 'fund', to: contract === 'std' ? 'std' : 'perp', coin: info.quote })}>
+                {t('assets:transfer')}
+              </button>
+            </>
+          )}
         </p>
       )}
+      {transfer !== null && <OrderTransfer target={transfer} amount={short ?? ''} onClose={() => setTransfer(null)} onDone={() => account?.refresh()} />}
       <OrderStatusLine state={state} failure={failure ? serverText(failure.msg) : null} onRetry={() => send({ type: 'order.retry' })} />
 
       <div className="rf-op-actions">
@@ -624,4 +639,37 @@ function OrderStatusLine({ state, failure, onRetry }: { state: string; failure: 
     default:
       return null;
   }
+}
+
+/**
+ * What the order lacks, as the amount to transfer in (issue 26): `required` (scaled margin + fee)
+ * minus the available balance, rounded up to the quote's minor unit (6 decimals), as a plain
+ * decimal string; null when nothing is missing or a figure is unknown.
+ */
+export function shortfall(required: bigint | null, available: string | number | null | undefined): string | null {
+  const a = available === null || available === undefined ? null : parseScaled(String(available));
+  if (required === null || a === null) return null;
+  const need = required - a;
+  if (need <= 0n) return null;
+  const unit = 10n ** BigInt(SCALE - 6);
+  const up = ((need + unit - 1n) / unit) * unit;
+  const text = formatScaled(up, 6);
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+/** The transfer dialog opened from the order panel, with the live balances (read only while it is open). */
+function OrderTransfer({ target, amount, onClose, onDone }: { target: TransferTarget; amount: string; onClose: () => void; onDone: () => void }) {
+  const balances = useBalances();
+  return (
+    <TransferDialog
+      target={target}
+      amount={amount}
+      book={balances.book}
+      onClose={onClose}
+      onDone={() => {
+        balances.refresh();
+        onDone();
+      }}
+    />
+  );
 }
