@@ -717,11 +717,11 @@ async function main(): Promise<void> {
       },
       {
         name: 'notifications-ui',
-        description: "The notification centre through the real UI (issue 26, Major 8): Google-authenticator login, /my/dashboard with the header's bell and no count; a 25 USDT deposit is sent and confirmed by the chain (dev deposit + fast-forward, the other side); the user socket pushes the 'Deposit credited' notice and the bell shows 1; the user opens the bell (the dialog lists the notice), marks it read (POST /notify/read; the count goes) and closes the dialog with Esc. The dialog and the mark are view intents, so the replay shows and does what the user did. Checkpoint photos: the bell with its count, the open list, after mark read.",
+        description: "The notification centre through the real UI (issue 26, Major 8): Google-authenticator login, /my/assets/overview with the header's bell and no count; a 25 USDT deposit is sent and confirmed by the chain (dev deposit + fast-forward, the other side); the user socket pushes the 'Deposit credited' notice and the bell shows 1; the user opens the bell (the dialog lists the notice), marks it read (POST /notify/read; the count goes) and closes the dialog with Esc. The dialog and the mark are view intents, so the replay shows and does what the user did. Checkpoint photos: the bell with its count, the open list, after mark read.",
         async run(page, _ctl, { server, account, shot }) {
           await loginWithGoogle(page, server.base, account);
           await page.waitForTimeout(1000);
-          await navigate(page, '/my/dashboard');
+          await navigate(page, '/my/assets/overview');
           await page.getByTestId('notify-bell').waitFor();
           await page.waitForTimeout(1500);
           await api(server, MONEY_PATHS.devDeposit.replace(/^\/api/, ''), { email: account.email, coin: 'USDT', network: 'TRC20', amount: '25' });
