@@ -104,7 +104,7 @@ describe('transfer dialog', () => {
     expect(dialog.getByRole('alert').textContent).toBe('Please fill in the transfer amount');
     fireEvent.change(dialog.getByLabelText('Amount'), { target: { value: '0' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Confirm transfer' }));
-    expect(dialog.getByRole('alert').textContent).toBe('Please fill in the transfer amount');
+    expect(dialog.getByRole('alert').textContent).toBe('The transfer amount must be greater than 0');
     fireEvent.change(dialog.getByLabelText('Amount'), { target: { value: '10000.000001' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Confirm transfer' }));
     expect(dialog.getByRole('alert').textContent).toBe('Insufficient Balance');

@@ -154,7 +154,7 @@ describe('trade screen', () => {
     await fill('Quantity', '1');
     await afterDebounce();
     await click('Buy / Long');
-    expect((await screen.findByRole('alert')).textContent).toBe('Insufficient Balance');
+    expect((await screen.findByRole('alert')).textContent).toBe('Insufficient Balance Transfer');
   });
 
   it('places a valid limit order with a client order id and follows the user socket to filled', async () => {
