@@ -12,7 +12,7 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import type { Wallet } from '../db/schema.ts';
 import { Rejection } from '../http/errors.ts';
 import type { AccountRef } from '../ledger/post.ts';
-import { executedOrder, isReduceOnly, liquidationRows, orderDefaults, reject as bad } from '../trading/execute.ts';
+import { executedOrder, isReduceOnly, liquidationRows, newOrderRow, reject as bad } from '../trading/execute.ts';
 import type { MarketView } from '../trading/execute.ts';
 import { bracketFor, entryPrice, feeOf, FUNDING_INTERVAL_MS, initialMargin, lastBoundary, makerRate, notional, OVERNIGHT_INTERVAL_MS, proRata, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
 import type { Rules } from '../trading/formulas.ts';
@@ -581,12 +581,11 @@ function replaceTrigger(x: X, pos: PositionRow, rules: Rules, kind: 'limitTakePr
   }
   if (price === null) return;
   const id = newId(x, 'O');
-  saveOrder(x, {
-    ...orderDefaults,
+  saveOrder(x, newOrderRow({
     id, user_id: pos.user_id, client_order_id: `${kind === 'limitTakeProfit' ? 'tp' : 'sl'}-${id}`, symbol: pos.symbol, contract: pos.contract, kind,
     side: pos.side === 'long' ? 'sell' : 'buy', price, qty: unscaled(parseMinor(pos.qty), rules.qtyPrecision), leverage: pos.leverage,
     position_id: pos.id, reduce_only: 1, created_at: x.t, updated_at: x.t,
-  });
+  }));
 }
 
 // ------------------------------------------------------------------ commands (server/trading/orders.ts)
@@ -600,12 +599,11 @@ function placeOrder(x: X, userId: number, b: PlaceOrderParsed): OrderRow {
   }
   const pos = x.s.rules.has(b.symbol) ? openPositionOf(x, userId, b.symbol, b.contract) : null;
   const { rules, limitPrice, reduceOnly, stop, trigger, attach } = checkPlacement(x.view, b, pos);
-  const row: OrderRow = {
-    ...orderDefaults,
+  const row = newOrderRow({
     id: newId(x, 'O'), user_id: userId, client_order_id: b.clientOrderId, symbol: b.symbol, contract: b.contract, kind: b.kind, side: b.side,
     price: limitPrice ?? 0, qty: b.qty, leverage: b.leverage, position_id: reduceOnly && pos ? pos.id : null, tp: attach ? b.tp : null, sl: attach ? b.sl : null,
     reduce_only: reduceOnly ? 1 : 0, post_only: b.postOnly ? 1 : 0, time_in_force: b.timeInForce, trigger_price: trigger, trigger_by: b.triggerBy, created_at: x.t, updated_at: x.t,
-  };
+  });
   if (b.kind === 'marketOpen' || b.kind === 'marketClose') return workMarket(x, row, rules, { known: pos, unsaved: true });
   saveOrder(x, row);
   if (stop || TPSL_KINDS.includes(b.kind)) return row;
