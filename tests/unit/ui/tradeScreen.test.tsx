@@ -124,6 +124,19 @@ describe('trade screen', () => {
     expect(within(screen.getByRole('listbox')).getAllByRole('option')).toHaveLength(1);
   });
 
+  it('the pair switcher shows each pair\'s last price and 24 h change (issue 26)', async () => {
+    renderTrade({ loggedIn: false });
+    fireEvent.click(await screen.findByTestId('pair-switcher'));
+    const list = within(screen.getByRole('listbox'));
+    await waitFor(() => expect(list.getAllByTestId('pair-option').length).toBeGreaterThan(1));
+    const row = (sym: string) => list.getAllByTestId('pair-option').find((o) => o.textContent?.includes(sym))!;
+    await waitFor(() => expect(within(row('BTCUSDT')).getByTestId('pair-last').textContent).toBe('65,000.00'));
+    expect(within(row('BTCUSDT')).getByTestId('pair-change').textContent).toBe('+2.50%');
+    expect(within(row('BTCUSDT')).getByTestId('pair-change').className).toBe('rf-up');
+    expect(within(row('ETHUSDT')).getByTestId('pair-change').textContent).toBe('-1.25%');
+    expect(within(row('ETHUSDT')).getByTestId('pair-change').className).toBe('rf-down');
+  });
+
   it('a limit price of -100 or 1e5 says what is wrong with it (issue 26)', async () => {
     const h = renderTrade({ loggedIn: true });
     await fill('Quantity', '0.01');

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SymbolInfo } from '../../../protocol/market.ts';
+import { formatPercent, formatPrice, trendOf } from '../../../format/number.ts';
+import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
 
 /** Symbols whose code or name contains the query (case-insensitive), in listing order. */
 export function filterSymbols(symbols: readonly SymbolInfo[], query: string): SymbolInfo[] {
@@ -43,26 +45,49 @@ export function PairSwitcher({ symbol, symbols, onPick }: { symbol: string; symb
       {open && (
         <div className="rf-pair-pop">
           <input autoFocus type="search" value={query} placeholder={t('searchPair')} aria-label={t('searchPair')} onChange={(e) => setQuery(e.target.value)} />
-          <ul role="listbox" aria-label={t('pairs')}>
-            {list.length === 0 && <li className="rf-pair-empty">{t('noPairs')}</li>}
-            {list.map((s) => (
-              <li key={s.symbol} role="option" aria-selected={s.symbol === symbol}>
-                <button
-                  type="button"
-                  onClick={() => {
-                    setOpen(false);
-                    setQuery('');
-                    onPick(s.symbol);
-                  }}
-                >
-                  <strong>{s.symbol}</strong>
-                  <span>{s.name}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <PairList
+            list={list}
+            symbol={symbol}
+            onPick={(picked) => {
+              setOpen(false);
+              setQuery('');
+              onPick(picked);
+            }}
+          />
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The open list: each pair with its last price and 24 h change (issue 26), from the core's market
+ * tickers, read only while the list is open.
+ */
+function PairList({ list, symbol, onPick }: { list: readonly SymbolInfo[]; symbol: string; onPick: (symbol: string) => void }) {
+  const { t } = useTranslation('trade');
+  const { lookup } = useMarketTickers();
+  return (
+    <ul role="listbox" aria-label={t('pairs')}>
+      {list.length === 0 && <li className="rf-pair-empty">{t('noPairs')}</li>}
+      {list.map((s) => {
+        const tk = lookup(s.symbol);
+        const trend = tk ? trendOf(tk.changePct) : 'flat';
+        return (
+          <li key={s.symbol} role="option" aria-selected={s.symbol === symbol} data-testid="pair-option">
+            <button type="button" onClick={() => onPick(s.symbol)}>
+              <strong>{s.symbol}</strong>
+              <span>{s.name}</span>
+              <span className="rf-pair-quote rf-num">
+                <span data-testid="pair-last">{tk ? formatPrice(tk.last, s.pricePrecision) : '--'}</span>
+                <span className={trend === 'up' ? 'rf-up' : trend === 'down' ? 'rf-down' : ''} data-testid="pair-change">
+                  {tk ? formatPercent(tk.changePct) : '--'}
+                </span>
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
