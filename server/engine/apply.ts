@@ -852,6 +852,18 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
 }
 
 /**
+ * Puts rows the SQL engine wrote into the state (a first state loaded from the tables,
+ * server/engine/load.ts): orders in creation order (their ordinal for the market checks) and open
+ * positions, through the same writes `apply` uses, so the indexes and the frozen margins are built
+ * as apply builds them.
+ */
+export function admitRows(s: EngineState, orders: readonly OrderRow[], positions: readonly PositionRow[]): void {
+  const x: X = { s, seq: 0, t: 0, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map() };
+  for (const p of positions) if (p.status === 'open') savePosition(x, p);
+  for (const o of orders) saveOrder(x, o);
+}
+
+/**
  * Applies one command at sequence number `seq` and time `t`. A refusal (the SQL engine's
  * Rejection: same code, same message) changes nothing and is an outcome; any other error is a bug,
  * also changes nothing, and is thrown.
