@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../src/protocol/envelope.ts';
+import { DEMO_CREDIT_REF } from '../../src/protocol/demoCredit.ts';
 import type { DashboardSummary } from '../../src/protocol/help.ts';
 import type { Db } from '../db/connection.ts';
 import { formatMinor, parseMinor } from '../db/money.ts';
@@ -29,12 +30,23 @@ export async function dashboardSummary(db: Db, userId: number, now: number): Pro
     .where('status', '=', 'use')
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .executeTakeFirst();
+  // The demo credit (issue 26, Major 7): its ADMIN_ADJUST postings, summed exactly.
+  const demo = await db
+    .selectFrom('ledger_entries')
+    .select('amount')
+    .where('user_id', '=', userId)
+    .where('type', '=', 'ADMIN_ADJUST')
+    .where('asset', '=', 'USDT')
+    .where('ref', 'like', `${DEMO_CREDIT_REF}%`)
+    .execute();
+  const demoTotal = demo.reduce((sum, r) => sum + parseMinor(r.amount), 0n);
   return {
     dayStart,
     todayRealizedPnl: formatMinor(pnl - fees, 'USDT'),
     todayFees: formatMinor(fees, 'USDT'),
     todayTrades: fills.length,
     usableVouchers: Number(v?.n ?? 0),
+    demoCredit: demo.length > 0 ? formatMinor(demoTotal, 'USDT') : null,
   };
 }
 

@@ -155,6 +155,12 @@ export interface DashboardSummary {
   todayTrades: number;
   /** Usable vouchers (status `use`, not expired). */
   usableVouchers: number;
+  /**
+   * The demo credit this account received at sign-up, USDT decimal string (sum of its "Demo
+   * credit" ledger postings, src/protocol/demoCredit.ts), or null when it got none (issue 26,
+   * Major 7: the dashboard explains it). Absent from older answers.
+   */
+  demoCredit?: string | null;
 }
 
 export const DASHBOARD_PATHS = { summary: '/dashboard/summary' } as const;

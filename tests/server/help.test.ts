@@ -219,7 +219,22 @@ describe('dashboard summary', () => {
     const r = await call<DashboardSummary>(h, '/dashboard/summary', { token });
     expect(r.code).toBe(200);
     // 2 of the 4 inserted here, plus the 2 welcome vouchers granted at sign-up (issue 26, Minor 11)
-    expect(r.data).toEqual({ dayStart, todayRealizedPnl: '6.200000', todayFees: '6.300000', todayTrades: 2, usableVouchers: 4 });
+    expect(r.data).toEqual({ dayStart, todayRealizedPnl: '6.200000', todayFees: '6.300000', todayTrades: 2, usableVouchers: 4, demoCredit: '20000.000000' });
     expect((await call(h, '/dashboard/summary')).code).toBe(401);
+  });
+
+  it('names no demo credit for an account that got none (DEMO_CREDIT=0; issue 26, Major 7)', async () => {
+    const off = await startServer({
+      config: { demoCredit: false },
+      plugins: [async (app) => app.register(dashboardPlugin({ db: app.deps.db, clock: app.deps.clock }))],
+    });
+    try {
+      await register(off, 'nodemo@example.com');
+      const t = await login(off, 'nodemo@example.com');
+      const r = await call<DashboardSummary>(off, '/dashboard/summary', { token: t });
+      expect([r.code, r.data.demoCredit]).toEqual([200, null]);
+    } finally {
+      await off.close();
+    }
   });
 });

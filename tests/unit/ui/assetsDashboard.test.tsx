@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import { DashboardScreen } from '../../../src/ui/screens/dashboard/DashboardScreen.tsx';
@@ -47,6 +47,27 @@ describe('dashboard', () => {
     await waitFor(() => expect(screen.getByTestId('dash-card-pnl-value').textContent).toBe('+2.44 USDT'));
     expect(card.textContent).toContain("Today's PnL");
     expect(card.textContent).toContain('Your own futures trades since 00:00 UTC: realized PnL minus trading fees (copy trading and funding not included)');
+  });
+
+  it('explains the demo credit the account received, and shows nothing without one (issue 26, Major 7)', async () => {
+    const summary = { dayStart: 0, todayRealizedPnl: '0.000000', todayFees: '0.000000', todayTrades: 0, usableVouchers: 2 };
+    const h = renderAssets({
+      path: '/my/dashboard',
+      screen: <DashboardScreen />,
+      script: (http) => http.on('GET', '/dashboard/summary', envelope(200, 'success', { ...summary, demoCredit: '20000.000000' })),
+    });
+    const note = await screen.findByRole('note', { name: 'Demo credit' });
+    expect(note.textContent).toContain('This account received 20,000.00 USDT of demo funds at sign-up');
+    expect(within(note).getByRole('link', { name: 'See it in the wallet history' }).getAttribute('href')).toBe('/my/order/wallet-history');
+    h.unmount();
+    h.core.stop();
+    renderAssets({
+      path: '/my/dashboard',
+      screen: <DashboardScreen />,
+      script: (http) => http.on('GET', '/dashboard/summary', envelope(200, 'success', { ...summary, demoCredit: null })),
+    });
+    await waitFor(() => expect(screen.getByTestId('dash-card-vouchers-value').textContent).toBe('2'));
+    expect(screen.queryByTestId('dash-demo-credit')).toBeNull();
   });
 
   it('an unverified user gets a link to identity verification (jp)', async () => {

@@ -16,6 +16,9 @@ const en = {
   viewOrders: 'View orders',
   viewKyc: 'Open identity verification',
   viewVouchers: 'Open coupons',
+  demoTitle: 'Demo credit',
+  demoText: 'This account received {{amount}} USDT of demo funds at sign-up (half in the fund account, half in the USDT-M perpetual account), listed as "Demo credit" in your wallet history. They let you try the platform; they are not a deposit of yours. A server started with DEMO_CREDIT=0, and every production server, gives none.',
+  demoHistory: 'See it in the wallet history',
 };
 
 export const dashboard = defineResources({
@@ -35,6 +38,9 @@ export const dashboard = defineResources({
     viewOrders: '查看订单',
     viewKyc: '打开身份认证',
     viewVouchers: '打开卡券中心',
+    demoTitle: '体验金',
+    demoText: '本账户注册时获得 {{amount}} USDT 体验金（一半在资金账户，一半在U本位永续账户），在钱包记录中显示为“体验金”。体验金供您试用平台，并非您的充值。以 DEMO_CREDIT=0 启动的服务器以及所有生产服务器均不发放体验金。',
+    demoHistory: '在钱包记录中查看',
   },
   hk: {
     cardsLabel: '概覽',
@@ -51,6 +57,9 @@ export const dashboard = defineResources({
     viewOrders: '查看訂單',
     viewKyc: '打開身份認證',
     viewVouchers: '打開卡券中心',
+    demoTitle: '體驗金',
+    demoText: '本帳戶註冊時獲得 {{amount}} USDT 體驗金（一半在資金帳戶，一半在U本位永續帳戶），在錢包記錄中顯示為「體驗金」。體驗金供您試用平台，並非您的充值。以 DEMO_CREDIT=0 啟動的伺服器以及所有正式伺服器均不發放體驗金。',
+    demoHistory: '在錢包記錄中查看',
   },
   jp: {
     cardsLabel: '概要',
@@ -67,6 +76,9 @@ export const dashboard = defineResources({
     viewOrders: '注文を見る',
     viewKyc: '本人確認を開く',
     viewVouchers: 'クーポンを開く',
+    demoTitle: 'デモ資金',
+    demoText: 'このアカウントは登録時に {{amount}} USDT のデモ資金を受け取りました（半分は資金口座、半分は USDT-M 無期限口座）。ウォレット履歴には「デモ資金」と表示されます。プラットフォームを試すための資金で、お客様の入金ではありません。DEMO_CREDIT=0 で起動したサーバーと本番サーバーでは付与されません。',
+    demoHistory: 'ウォレット履歴で見る',
   },
   ko: {
     cardsLabel: '한눈에 보기',
@@ -83,5 +95,8 @@ export const dashboard = defineResources({
     viewOrders: '주문 보기',
     viewKyc: '신원 인증 열기',
     viewVouchers: '쿠폰 열기',
+    demoTitle: '데모 지원금',
+    demoText: '이 계정은 가입 시 {{amount}} USDT의 데모 자금을 받았습니다(절반은 자금 계정, 절반은 USDT-M 무기한 계정). 지갑 기록에는 "데모 지원금"으로 표시됩니다. 플랫폼 체험용이며 고객님의 입금이 아닙니다. DEMO_CREDIT=0으로 시작한 서버와 모든 운영 서버에서는 지급되지 않습니다.',
+    demoHistory: '지갑 기록에서 보기',
   },
 });

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { formatNumber } from '../../../format/number.ts';
+import { formatBalance, formatNumber } from '../../../format/number.ts';
 import type { Page } from '../../../protocol/envelope.ts';
 import { TRADING_PATHS, type Order } from '../../../protocol/trading.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
@@ -117,6 +117,17 @@ export function DashboardScreen() {
           </ul>
         </div>
       </section>
+      {summary.status === 'ready' && summary.data.demoCredit ? (
+        <section className="acct-card dash-demo" role="note" aria-labelledby="dash-demo-title" data-testid="dash-demo-credit">
+          <h2 id="dash-demo-title" className="dash-card__title">
+            {td('demoTitle')}
+          </h2>
+          <p className="acct-muted">{td('demoText', { amount: formatBalance(summary.data.demoCredit, 'USDT') })}</p>
+          <Link className="acct-link" to="/my/order/wallet-history">
+            {td('demoHistory')}
+          </Link>
+        </section>
+      ) : null}
       <div className="dash-cards" role="group" aria-label={td('cardsLabel')}>
         {DASHBOARD_CARDS.map(({ key, Card }) => (
           <Card key={key} summary={summary} />
