@@ -75,6 +75,8 @@ export interface MarketHarnessOptions {
   screen: ReactElement;
   storage?: Record<string, string>;
   script?: (http: ScriptedHttp) => void;
+  /** Viewport width for the device class (default 1280). */
+  width?: number;
 }
 
 export function renderMarketScreen(opts: MarketHarnessOptions): MarketHarness {
@@ -92,7 +94,7 @@ export function renderMarketScreen(opts: MarketHarnessOptions): MarketHarness {
     { location: () => opts.url, record: false },
   );
   const env: ShellEnv = {
-    prefs: createUiPrefs(storage, document, 1280),
+    prefs: createUiPrefs(storage, document, opts.width ?? 1280),
     storage,
     language: { storage, doc: document, reload: () => undefined },
     clipboard: null,

@@ -59,13 +59,14 @@ function scriptTrading(http: ScriptedHttp, placed: (body: Record<string, unknown
   http.on('POST', '/trade/position/close', envelope(200, 'ok', order({ kind: 'marketClose', status: 'filled', qty: 0.5, executedQty: 0.5, avgPrice: 64210.5 })));
 }
 
-function renderTrade(opts: { loggedIn: boolean; placed?: Parameters<typeof scriptTrading>[1]; std?: boolean; more?: (http: ScriptedHttp) => void }): MarketHarness {
+function renderTrade(opts: { loggedIn: boolean; placed?: Parameters<typeof scriptTrading>[1]; std?: boolean; more?: (http: ScriptedHttp) => void; width?: number }): MarketHarness {
   const path = opts.std ? '/stdFuture/:pair' : '/mFutures/:pair';
   return renderMarketScreen({
     url: opts.std ? '/stdFuture/SPXUSDT' : '/mFutures/BTCUSDT',
     path,
     screen: opts.std ? <StdFutureScreen /> : <MFuturesScreen />,
     storage: opts.loggedIn ? { token: 'tok' } : {},
+    ...(opts.width ? { width: opts.width } : {}),
     script: (http) => {
       scriptTrading(http, opts.placed);
       opts.more?.(http);
@@ -336,6 +337,26 @@ describe('trade screen', () => {
     expect(Number(amount)).toBeGreaterThan(5500);
     expect((within(dialog).getByLabelText('From') as HTMLSelectElement).value).toBe('fund');
     expect((within(dialog).getByLabelText('To') as HTMLSelectElement).value).toBe('perp');
+  });
+
+  it('on a phone, a fixed Buy / Sell bar sets the side of the order panel and brings it into view (issue 26)', async () => {
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 390 });
+    renderTrade({ loggedIn: true, width: 390 });
+    const bar = await screen.findByTestId('trade-bar');
+    const p = await panel();
+    const sideOf = (name: string) => p.getByRole('radio', { name }).getAttribute('aria-checked');
+    expect(sideOf('Buy')).toBe('true');
+    await act(async () => {
+      fireEvent.click(within(bar).getByTestId('trade-bar-sell'));
+    });
+    await waitFor(() => expect(sideOf('Sell')).toBe('true'));
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Price');
+    await afterDebounce();
+    await act(async () => {
+      fireEvent.click(within(bar).getByTestId('trade-bar-buy'));
+    });
+    await waitFor(() => expect(sideOf('Buy')).toBe('true'));
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 1024 });
   });
 
   it('open orders have a Cancel all button that asks, then cancels each (issue 26)', async () => {

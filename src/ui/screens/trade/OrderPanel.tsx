@@ -46,6 +46,8 @@ export interface OrderPanelProps {
   markPrice?: number | null;
   /** A price picked in the order book fills the limit price. */
   pickedPrice: { price: string; n: number } | null;
+  /** The phone's Buy / Sell bar (issue 26): sets the side of the ticket (`n` counts the taps). */
+  sideRequest?: { side: 'buy' | 'sell'; n: number } | null;
   /** The latest user-socket order frame (drives pending → filled / canceled). */
   lastOrderFrame: Order | null;
   /** The contract kind whose trading API the core's order actor posts to. */
@@ -172,7 +174,7 @@ export function OrderPanel(props: OrderPanelProps) {
 type TypeTab = 'limit' | 'market' | 'stop';
 const tabOf = (type: OrderType): TypeTab => (type === 'limit' || type === 'market' ? type : 'stop');
 
-function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPrice, lastOrderFrame, onPlaced, account, hotkeys = true }: OrderPanelProps) {
+function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPrice, sideRequest = null, lastOrderFrame, onPlaced, account, hotkeys = true }: OrderPanelProps) {
   const { t } = useTranslation('trade');
   const { t: tf } = useTranslation('orderForm');
   const core = useAppCore();
@@ -200,6 +202,9 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   useEffect(() => {
     if (pickedPrice) send({ type: 'order.edit', patch: { price: pickedPrice.price, ...(hasLimitPrice(actor.getSnapshot().context.draft.type) ? {} : { type: 'limit' }) } });
   }, [send, actor, pickedPrice]);
+  useEffect(() => {
+    if (sideRequest) send({ type: 'order.edit', patch: { side: sideRequest.side } });
+  }, [send, sideRequest]);
   useEffect(() => {
     if (lastOrderFrame) {
       actor.send({ type: 'order.frame', clientOrderId: lastOrderFrame.clientOrderId, orderId: String(lastOrderFrame.id), status: lastOrderFrame.status });

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { KLINE_INTERVALS, type ContractKind, type KlineInterval } from '../../../protocol/market.ts';
 import { oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { selectDepthChart } from '../../../streams/orderBookSelectors.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
+import { Button } from '../../components/Button.tsx';
 import type { ChartTheme } from '../../components/chart/CandleChart.tsx';
 import { ChartPanel } from '../../components/chart/ChartPanel.tsx';
 import { DepthChart } from '../../components/chart/DepthChart.tsx';
@@ -96,6 +97,17 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   const depth = selectDepthChart(market.book, 100);
   const onPick = useCallback((s: string) => void navigate(`${TRADE_BASE[contract]}/${s}`), [navigate, contract]);
   const pickPrice = useCallback((price: string) => setPicked((p) => ({ price, n: (p?.n ?? 0) + 1 })), []);
+  const panelId = useId();
+  const [sideRequest, setSideRequest] = useState<{ side: 'buy' | 'sell'; n: number } | null>(null);
+  const openPanel = useCallback(
+    (side: 'buy' | 'sell') => {
+      setSideRequest((r) => ({ side, n: (r?.n ?? 0) + 1 }));
+      const el = document.getElementById(panelId);
+      el?.scrollIntoView?.({ block: 'start' });
+      el?.querySelector<HTMLInputElement>('input[inputmode="decimal"]')?.focus({ preventScroll: true });
+    },
+    [panelId],
+  );
   const available = account.balance ? Number(account.balance.available) : null;
   const symbolsList = useMemo(() => market.symbols ?? [], [market.symbols]);
 
@@ -137,6 +149,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       account={account}
       hotkeys={device === 'desktop'}
       pickedPrice={picked}
+      sideRequest={sideRequest}
       lastOrderFrame={account.lastOrderFrame}
       contract={contract}
       onPlaced={account.refresh}
@@ -156,8 +169,18 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
           {mobileTab === 'depth' && depthChart}
           {mobileTab === 'info' && rules}
         </div>
-        <div className="rf-trade-panel">{panel}</div>
+        <div className="rf-trade-panel" id={panelId}>{panel}</div>
         <AccountTabs contract={contract} account={account} symbols={symbolsList} newId={newId} tab={accountTab} onTab={setAccountTab} />
+        {/* Issue 26: a fixed Buy / Sell bar; a tap sets the side and brings the order panel into view. */}
+        {panel && (
+          <div className="rf-trade-bar" data-testid="trade-bar">
+            {(['buy', 'sell'] as const).map((side) => (
+              <Button key={side} variant={side === 'buy' ? 'up' : 'down'} block aria-controls={panelId} onClick={() => openPanel(side)} data-testid={`trade-bar-${side}`}>
+                {t(side === 'buy' ? 'buyLong' : 'sellShort')}
+              </Button>
+            ))}
+          </div>
+        )}
       </div>
     );
   }
