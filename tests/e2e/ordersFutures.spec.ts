@@ -41,6 +41,10 @@ test('1440 px: the Actions column fits, in English and Japanese, and the page ha
   const token = await apiSignUp(request, uniqueEmail('ofut'), 'secret123');
   await steerMarket(request, 'BTCUSDT', '60000.0');
   await order(request, token, { kind: 'marketOpen', side: 'buy', qty: 0.01 });
+  // the position is there before its TP is placed (a fresh server may still be settling the steered price)
+  await expect
+    .poll(async () => ((await (await request.get('/api/trade/positions', { headers: { authorization: `Bearer ${token}` } })).json()) as { data: unknown[] }).data.length, { timeout: 10_000 })
+    .toBe(1);
   await order(request, token, { kind: 'limitOpen', side: 'buy', qty: 0.002, price: '48000.0' });
   await order(request, token, { kind: 'stopMarket', side: 'buy', qty: 0.003, triggerPrice: '72000.0', triggerBy: 'mark' });
   await order(request, token, { kind: 'limitTakeProfit', side: 'sell', qty: 0.01, price: '78000.0' });
