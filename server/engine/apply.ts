@@ -1,5 +1,4 @@
 import type { DepthSnapshot } from '../../src/protocol/market.ts';
-import { netUnits } from '../../src/protocol/netting.ts';
 import { REFERRAL_WALLET, rebateOf } from '../../src/protocol/referral.ts';
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
 import type { CancelReason, PlaceOrderParsed } from '../../src/protocol/trading.ts';
@@ -12,9 +11,9 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import type { Wallet } from '../db/schema.ts';
 import { Rejection } from '../http/errors.ts';
 import type { AccountRef } from '../ledger/post.ts';
-import { executedOrder, isReduceOnly, liquidationRows, newOrderRow, reject as bad } from '../trading/execute.ts';
+import { checkOpening, executedOrder, isReduceOnly, liquidationRows, newOrderRow, reject as bad, splitExecution } from '../trading/execute.ts';
 import type { MarketView } from '../trading/execute.ts';
-import { bracketFor, entryPrice, feeOf, FUNDING_INTERVAL_MS, initialMargin, lastBoundary, makerRate, notional, OVERNIGHT_INTERVAL_MS, proRata, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
+import { entryPrice, feeOf, FUNDING_INTERVAL_MS, initialMargin, lastBoundary, makerRate, notional, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
 import type { Rules } from '../trading/formulas.ts';
 import { BOOK_DEPTH, takeFromBook, wouldTake } from '../trading/matching.ts';
 import { checkEdit, checkPlacement, checkSameOrder, checkTpsl, editNeedsPosition, TPSL_KINDS } from '../trading/orders.ts';
@@ -476,31 +475,23 @@ function executeFill(x: X, o: OrderRow, rules: Rules, exec: Execution, liquidity
   };
   if (exec.qtyU <= 0n) return nothing();
   const pos = at.known !== undefined ? at.known : openPositionOf(x, o.user_id, o.symbol, o.contract);
-  const net = netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, o.side, exec.qtyU, isReduceOnly(o));
-  if (net.kind === 'refused') return nothing();
-  const total = net.closeQty + net.openQty;
-  const n = proRata(exec.notional, total, exec.qtyU);
-  const closeN = proRata(n, net.closeQty, total);
-  const openN = n - closeN;
-  const maker = liquidity === 'maker';
-  const makerFee = makerRate(rules);
+  const split = splitExecution(o, rules, pos, exec, liquidity, lock);
+  if (!split) return nothing();
+  const { net, total, n, closeN, openN, fromLock } = split;
   let fee = 0n;
   let realized = 0n;
   let finalPos = pos;
   if (net.closeQty > 0n && pos) {
-    const r = closePart(x, pos, rules, net.closeQty, closeN, maker ? makerFee : rules.closingFeeRatio, false, o.id);
+    const r = closePart(x, pos, rules, net.closeQty, closeN, split.closeFeeRatio, false, o.id);
     fillRow(x, o, rules, pos.id, net.closeQty, closeN, r.fee, r.realized, liquidity);
     fee += r.fee;
     realized += r.realized;
   }
   if (net.openQty > 0n) {
     const same = pos && net.kind === 'increase' ? pos : null;
-    const fromLock = lock > 0n ? proRata(lock, net.openQty, exec.qtyU) : null;
     if (lock > 0n && fromLock !== null && fromLock < lock) releaseOrderMargin(x, o.user_id, o.contract, lock - fromLock, o.symbol);
-    const feeRatio = maker ? makerFee : rules.openingFeeRatio;
-    const bracket = bracketFor(rules, (same ? parseMinor(same.cost) : 0n) + openN);
-    if (o.leverage > bracket.maxLeverage) bad(`${TRADE_MSG.leverageBracket}${bracket.maxLeverage}x`);
-    if (fromLock === null && balanceOf(x.s, o.user_id, o.contract) < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) bad(TRADE_MSG.insufficientBalance);
+    const feeRatio = split.openFeeRatio;
+    checkOpening(o, rules, same, openN, feeRatio, fromLock === null ? balanceOf(x.s, o.user_id, o.contract) : undefined);
     const opened = openPart(x, o, same, net.openQty, openN, feeRatio, fromLock);
     fillRow(x, o, rules, opened.pos.id, net.openQty, openN, opened.fee, 0n, liquidity);
     fee += opened.fee;

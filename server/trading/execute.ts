@@ -63,6 +63,39 @@ async function fillRow(c: Ctx, o: OrderRow, rules: Rules, posId: string, qtyU: b
 }
 
 /**
+ * How an execution of `o` splits against the user's position `pos` (one-way netting, pure; shared
+ * with server/engine/apply.ts): the netted quantities, the exact notional of the whole and of each
+ * part, the fee ratio of each part (maker or taker), and the part of a resting order's `lock` the
+ * opening part uses (null when the order locked nothing). Null when netting refuses it (a
+ * reduce-only order that would increase).
+ */
+export function splitExecution(o: OrderRow, rules: Rules, pos: PositionRow | null, exec: Execution, liquidity: 'maker' | 'taker', lock: bigint) {
+  const net = netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, o.side, exec.qtyU, isReduceOnly(o));
+  if (net.kind === 'refused') return null;
+  const total = net.closeQty + net.openQty;
+  const n = proRata(exec.notional, total, exec.qtyU);
+  const closeN = proRata(n, net.closeQty, total);
+  const maker = liquidity === 'maker';
+  return {
+    net, total, n, closeN, openN: n - closeN,
+    closeFeeRatio: maker ? makerRate(rules) : rules.closingFeeRatio,
+    openFeeRatio: maker ? makerRate(rules) : rules.openingFeeRatio,
+    fromLock: lock > 0n ? proRata(lock, net.openQty, exec.qtyU) : null,
+  };
+}
+
+/**
+ * The refusals of an opening part (pure; shared with server/engine/apply.ts): leverage above the
+ * bracket of the resulting notional, or, when nothing was locked for it (`avail` given), a wallet
+ * that cannot pay its initial margin and fee.
+ */
+export function checkOpening(o: OrderRow, rules: Rules, same: PositionRow | null, openN: bigint, feeRatio: number, avail: bigint | undefined): void {
+  const bracket = bracketFor(rules, (same ? parseMinor(same.cost) : 0n) + openN);
+  if (o.leverage > bracket.maxLeverage) reject(`${TRADE_MSG.leverageBracket}${bracket.maxLeverage}x`);
+  if (avail !== undefined && avail < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) reject(TRADE_MSG.insufficientBalance);
+}
+
+/**
  * Executes `exec` of order `o` against the user's position, netting one-way. `lock` is margin already
  * in escrow for exactly `exec.qtyU` (a resting order's), 0n when none: the part of it the opening part
  * does not use is released (CONTRACT_CANCEL). A reduce-only order is capped at the position and never
@@ -81,19 +114,14 @@ export async function executeFill(
   };
   if (exec.qtyU <= 0n) return nothing();
   const pos = at.known !== undefined ? at.known : ((await openPositionOf(c, o.user_id, o.symbol, o.contract)) ?? null);
-  const net = netUnits(pos ? { side: pos.side, qty: parseMinor(pos.qty) } : null, o.side, exec.qtyU, isReduceOnly(o));
-  if (net.kind === 'refused') return nothing();
-  const total = net.closeQty + net.openQty;
-  const n = proRata(exec.notional, total, exec.qtyU);
-  const closeN = proRata(n, net.closeQty, total);
-  const openN = n - closeN;
-  const maker = liquidity === 'maker';
-  const makerFee = makerRate(rules);
+  const split = splitExecution(o, rules, pos, exec, liquidity, lock);
+  if (!split) return nothing();
+  const { net, total, n, closeN, openN, fromLock } = split;
   let fee = 0n;
   let realized = 0n;
   let finalPos = pos;
   if (net.closeQty > 0n && pos) {
-    const r = await closePart(c, pos, rules, net.closeQty, closeN, maker ? makerFee : rules.closingFeeRatio, false, o.id);
+    const r = await closePart(c, pos, rules, net.closeQty, closeN, split.closeFeeRatio, false, o.id);
     await fillRow(c, o, rules, pos.id, net.closeQty, closeN, r.fee, r.realized, liquidity);
     fee += r.fee;
     realized += r.realized;
@@ -101,16 +129,10 @@ export async function executeFill(
   if (net.openQty > 0n) {
     // The opening part is on the order's side: an increase of that position, or a new one (after a flip, a new row).
     const same = pos && net.kind === 'increase' ? pos : null;
-    const fromLock = lock > 0n ? proRata(lock, net.openQty, exec.qtyU) : null;
     if (lock > 0n && fromLock !== null && fromLock < lock) await releaseOrderMargin(c, o.user_id, o.contract, lock - fromLock, o.symbol);
-    const feeRatio = maker ? makerFee : rules.openingFeeRatio;
-    const bracket = bracketFor(rules, (same ? parseMinor(same.cost) : 0n) + openN);
-    if (o.leverage > bracket.maxLeverage) reject(`${TRADE_MSG.leverageBracket}${bracket.maxLeverage}x`);
-    let avail: bigint | undefined;
-    if (fromLock === null) {
-      avail = await availableOf(c.trx, o.user_id, o.contract, COIN);
-      if (avail < initialMargin(openN, o.leverage) + feeOf(openN, feeRatio)) reject(TRADE_MSG.insufficientBalance);
-    }
+    const feeRatio = split.openFeeRatio;
+    const avail = fromLock === null ? await availableOf(c.trx, o.user_id, o.contract, COIN) : undefined;
+    checkOpening(o, rules, same, openN, feeRatio, avail);
     const opened = await openPart(c, o, rules, same, net.openQty, openN, feeRatio, fromLock, avail);
     await fillRow(c, o, rules, opened.pos.id, net.openQty, openN, opened.fee, 0n, liquidity);
     fee += opened.fee;
