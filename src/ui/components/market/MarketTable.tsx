@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContractKind } from '../../../protocol/market.ts';
@@ -39,9 +40,6 @@ const COLUMNS: readonly { key: SortKey; label: string; cls: string }[] = [
  */
 export function MarketTable({ rows, kind, favorites, onToggleFavorite, sort, onSort, onOpen, history, emptyText }: MarketTableProps) {
   const { t } = useTranslation('market');
-  const onRowKey = (e: KeyboardEvent, path: string) => {
-    if (e.key === 'Enter') onOpen(path);
-  };
   return (
     <table className="mk-table" data-testid="market-table">
       <thead>
@@ -76,51 +74,88 @@ export function MarketTable({ rows, kind, favorites, onToggleFavorite, sort, onS
             </td>
           </tr>
         )}
-        {rows.map(({ info, ticker }) => {
-          const path = tradePath(kind, info.symbol);
-          const trend = trendOf(ticker?.changePct);
-          return (
-            <tr
-              key={info.symbol}
-              className="mk-row"
-              data-symbol={info.symbol}
-              tabIndex={0}
-              onClick={() => onOpen(path)}
-              onKeyDown={(e) => onRowKey(e, path)}
-            >
-              <td className="mk-col-pair">
-                <div className="mk-pair">
-                  <FavoriteStar symbol={info.symbol} active={favorites.has(info.symbol)} onToggle={onToggleFavorite} />
-                  <span className="mk-pair__text">
-                    <span className="mk-pair__sym">
-                      {info.base}
-                      <span className="mk-pair__quote">/{info.quote}</span>
-                    </span>
-                    <span className="mk-pair__name">{info.name}</span>
-                  </span>
-                </div>
-              </td>
-              <td className="mk-col-num">
-                <PriceCell value={ticker?.last} decimals={info.pricePrecision} trend={trend} />
-              </td>
-              <td className="mk-col-num mk-col-change">
-                <ChangeBadge pct={ticker?.changePct} variant="text" />
-              </td>
-              <td className="mk-col-num mk-col-wide">{formatPrice(ticker?.high, info.pricePrecision)}</td>
-              <td className="mk-col-num mk-col-wide">{formatPrice(ticker?.low, info.pricePrecision)}</td>
-              <td className="mk-col-num mk-col-wide">{formatAbbreviated(ticker?.quoteVolume)}</td>
-              {history && (
-                <td className="mk-col-trend mk-col-wide">
-                  <Sparkline points={history(info.symbol)} trend={trend} />
-                </td>
-              )}
-              <td className="mk-col-action mk-col-wide">
-                <span className="mk-trade-link">{t('trade')}</span>
-              </td>
-            </tr>
-          );
-        })}
+        {rows.map(({ info, ticker }) => (
+          <MarketRowView
+            key={info.symbol}
+            info={info}
+            ticker={ticker}
+            kind={kind}
+            favorite={favorites.has(info.symbol)}
+            onToggleFavorite={onToggleFavorite}
+            onOpen={onOpen}
+            points={history?.(info.symbol)}
+            tradeLabel={t('trade')}
+          />
+        ))}
       </tbody>
     </table>
   );
 }
+
+interface MarketRowViewProps {
+  info: MarketRow['info'];
+  ticker: MarketRow['ticker'];
+  kind: ContractKind;
+  favorite: boolean;
+  onToggleFavorite: (symbol: string) => void;
+  onOpen: (path: string) => void;
+  /** The trend column's points (undefined: no trend column). */
+  points: readonly number[] | undefined;
+  tradeLabel: string;
+}
+
+/**
+ * Whether a row shows the same thing as before (issue 30: a ticker batch changes a few symbols, so
+ * the other rows of the list must not render again). Tickers and trend points are replaced, never
+ * mutated, when they change (src/core/marketTickers.ts), so identity says it; the handlers are
+ * the screen's (they act on a symbol or path given to them, never on what the row showed).
+ */
+export function sameMarketRow(a: MarketRowViewProps, b: MarketRowViewProps): boolean {
+  return a.info === b.info && a.ticker === b.ticker && a.kind === b.kind && a.favorite === b.favorite && a.points === b.points && a.tradeLabel === b.tradeLabel;
+}
+
+const MarketRowView = memo(function MarketRowView({ info, ticker, kind, favorite, onToggleFavorite, onOpen, points, tradeLabel }: MarketRowViewProps) {
+  const path = tradePath(kind, info.symbol);
+  const trend = trendOf(ticker?.changePct);
+  return (
+    <tr
+      className="mk-row"
+      data-symbol={info.symbol}
+      tabIndex={0}
+      onClick={() => onOpen(path)}
+      onKeyDown={(e: KeyboardEvent) => {
+        if (e.key === 'Enter') onOpen(path);
+      }}
+    >
+      <td className="mk-col-pair">
+        <div className="mk-pair">
+          <FavoriteStar symbol={info.symbol} active={favorite} onToggle={onToggleFavorite} />
+          <span className="mk-pair__text">
+            <span className="mk-pair__sym">
+              {info.base}
+              <span className="mk-pair__quote">/{info.quote}</span>
+            </span>
+            <span className="mk-pair__name">{info.name}</span>
+          </span>
+        </div>
+      </td>
+      <td className="mk-col-num">
+        <PriceCell value={ticker?.last} decimals={info.pricePrecision} trend={trend} />
+      </td>
+      <td className="mk-col-num mk-col-change">
+        <ChangeBadge pct={ticker?.changePct} variant="text" />
+      </td>
+      <td className="mk-col-num mk-col-wide">{formatPrice(ticker?.high, info.pricePrecision)}</td>
+      <td className="mk-col-num mk-col-wide">{formatPrice(ticker?.low, info.pricePrecision)}</td>
+      <td className="mk-col-num mk-col-wide">{formatAbbreviated(ticker?.quoteVolume)}</td>
+      {points && (
+        <td className="mk-col-trend mk-col-wide">
+          <Sparkline points={points} trend={trend} />
+        </td>
+      )}
+      <td className="mk-col-action mk-col-wide">
+        <span className="mk-trade-link">{tradeLabel}</span>
+      </td>
+    </tr>
+  );
+}, sameMarketRow);
