@@ -55,10 +55,16 @@ function startSmtp(): Promise<number> {
   });
 }
 
-/** Resolves with the n-th mail (1-based) once the SMTP server has it. */
-async function mailNumber(n: number): Promise<Mail> {
-  while (mails.length < n) await new Promise<void>((r) => mailWaiters.push(r));
-  return mails[n - 1] as Mail;
+/**
+ * Resolves with the first mail whose subject is `subject`, once the SMTP server has it (the code
+ * mails share the inbox with notices, such as the 'Login password changed' one a reset sends).
+ */
+async function mailWithSubject(subject: string): Promise<Mail> {
+  for (;;) {
+    const found = mails.find((m) => new RegExp(`^Subject: ${subject}\\r?$`, 'm').test(m.raw));
+    if (found) return found;
+    await new Promise<void>((r) => mailWaiters.push(r));
+  }
 }
 
 function codeIn(mail: Mail): string {
@@ -127,7 +133,7 @@ describe('NODE_ENV=production: codes only by SMTP, never in the log or the datab
     expect((await api('/dev/outbox')).code).toBe(404);
 
     expect((await api('/user/sendMailCode', { email: EMAIL, type: 'reset' })).code).toBe(200);
-    const resetMail = await mailNumber(1);
+    const resetMail = await mailWithSubject('Your password reset code');
     expect(resetMail.to).toBe(EMAIL);
     expect(resetMail.raw).toContain('Your password reset code');
     const resetCode = codeIn(resetMail);
@@ -138,7 +144,11 @@ describe('NODE_ENV=production: codes only by SMTP, never in the log or the datab
     expect((await api('/user/authType', { email: EMAIL, password: DEMO_ACCOUNT.password })).code).toBe(400);
     expect((await api('/user/authType', { email: EMAIL, password: NEW_PASSWORD })).data).toEqual({ authType: 'email' });
     expect((await api('/user/sendMailCode', { email: EMAIL, type: 'login' })).code).toBe(200);
-    const loginCode = codeIn(await mailNumber(2));
+    // The reset is also a security notice, mailed in production like the codes (issue 26).
+    const notice = await mailWithSubject('Login password changed');
+    expect(notice.to).toBe(EMAIL);
+    expect(notice.raw).toContain('Your login password was reset');
+    const loginCode = codeIn(await mailWithSubject('Your login code'));
     codes.push({ purpose: 'login', code: loginCode });
     const login = await api<{ token: string }>('/user/login', { email: EMAIL, password: NEW_PASSWORD, code: loginCode }, { form: true });
     expect(login.code).toBe(200);
