@@ -9,6 +9,17 @@ import { operatorHeaders } from './operator.ts';
  */
 export async function steerMarket(request: APIRequestContext, symbol: string, price: string): Promise<void> {
   await post(request, symbol, price);
+  // The simulator moves there on its next step (every 100 ms): until then the engine still fills at
+  // the old book, so an order placed right after the answer could fill at the old price (a long
+  // at 67 265 then liquidated by the steer to 60 000, on a fresh server). Wait for the step.
+  const want = Number(price);
+  for (let i = 0; ; i++) {
+    const res = await request.get('/api/market/tickers');
+    const t = ((await res.json()) as { data: { symbol: string; last: number; mark?: number }[] }).data.find((x) => x.symbol === symbol);
+    if (t !== undefined && t.last === want && (t.mark === undefined || t.mark === want)) return;
+    if (i >= 100) throw new Error(`steer ${symbol} to ${price}: the market still reads ${t?.last} / mark ${t?.mark} after 5 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Lets `symbol` walk again from where it was held. */
