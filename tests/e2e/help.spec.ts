@@ -132,28 +132,32 @@ test.describe('help centre', () => {
     }
   });
 
-  test('screenshots of the help screens in both themes, in zh and jp, desktop and phone', async ({ browser }, info: TestInfo) => {
-    test.setTimeout(300_000);
-    const shots: [string, string][] = [['center', '/help-center'], ['list', '/help-list/16'], ['detail', '/help-detail/75'], ['search', '/help-center?q=USDT']];
+  // One test per size in parallel mode, so the two workers can share the matrix (it was one 60 s test).
+  test.describe('screenshots', () => {
+    test.describe.configure({ mode: 'parallel' });
     for (const [device, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-      for (const lang of ['zh', 'jp', 'en'] as const) {
-        for (const theme of ['dark', 'light'] as const) {
-          if ((lang === 'en' && (device === 'phone' || theme === 'dark')) || (device === 'phone' && lang === 'zh' && theme === 'light')) continue;
-          const ctx = await browser.newContext({ viewport });
-          const page = await ctx.newPage();
-          await presetStorage(page, { lang, theme });
-          // A full load per screen: the search page has the centre's title, and a loading article
-          // shows it too, so openInApp's "the title changed" wait does not apply here.
-          for (const [name, path] of shots) {
-            await page.goto(path);
-            await expect(page.locator('main h1')).toBeVisible();
-            await page.waitForLoadState('networkidle').catch(() => undefined);
-            if (lang !== 'en') expect(await page.locator('main h1').innerText()).toMatch(/[\u3040-\u30ff\u3400-\u9fff]/);
-            await page.screenshot({ path: info.outputPath(`help-${name}-${lang}-${theme}-${device}.png`), fullPage: true });
+      test(`screenshots of the help screens in both themes, in zh and jp (${device})`, async ({ browser }, info: TestInfo) => {
+        test.setTimeout(300_000);
+        const shots: [string, string][] = [['center', '/help-center'], ['list', '/help-list/16'], ['detail', '/help-detail/75'], ['search', '/help-center?q=USDT']];
+        for (const lang of ['zh', 'jp', 'en'] as const) {
+          for (const theme of ['dark', 'light'] as const) {
+            if ((lang === 'en' && (device === 'phone' || theme === 'dark')) || (device === 'phone' && lang === 'zh' && theme === 'light')) continue;
+            const ctx = await browser.newContext({ viewport });
+            const page = await ctx.newPage();
+            await presetStorage(page, { lang, theme });
+            // A full load per screen: the search page has the centre's title, and a loading article
+            // shows it too, so openInApp's "the title changed" wait does not apply here.
+            for (const [name, path] of shots) {
+              await page.goto(path);
+              await expect(page.locator('main h1')).toBeVisible();
+              await page.waitForLoadState('networkidle').catch(() => undefined);
+              if (lang !== 'en') expect(await page.locator('main h1').innerText()).toMatch(/[\u3040-\u30ff\u3400-\u9fff]/);
+              await page.screenshot({ path: info.outputPath(`help-${name}-${lang}-${theme}-${device}.png`), fullPage: true });
+            }
+            await ctx.close();
           }
-          await ctx.close();
         }
-      }
+      });
     }
   });
 });
