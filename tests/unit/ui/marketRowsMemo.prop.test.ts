@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SymbolInfo, Ticker, TickersFrame } from '../../../src/protocol/market.ts';
+import type { SymbolInfo } from '../../../src/protocol/market.ts';
 import { initialMarket } from '../../../src/streams/ticker.ts';
 import { applyTickerFrame } from '../../../src/core/marketTickers.ts';
 import { sameMarketRow } from '../../../src/ui/components/market/MarketTable.tsx';
+import { tickerFramesArb } from './tickerArbs.ts';
 
 /**
  * Issue 30: a ticker batch changes a few symbols, and only their rows of the /market list render
@@ -12,22 +13,7 @@ import { sameMarketRow } from '../../../src/ui/components/market/MarketTable.tsx
  * touch and replaces it for every symbol whose figures changed: exactly the changed rows render.
  */
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'XAUUSDT', 'SOLUSDT'] as const;
-const tickerArb: fc.Arbitrary<Ticker> = fc.record({
-  symbol: fc.constantFrom(...SYMBOLS),
-  last: fc.integer({ min: 1, max: 20 }),
-  open: fc.integer({ min: 1, max: 20 }),
-  high: fc.constant(20),
-  low: fc.constant(1),
-  volume: fc.nat(),
-  quoteVolume: fc.nat(),
-  change: fc.constant(0),
-  changePct: fc.double({ min: -50, max: 50, noNaN: true }),
-  ts: fc.nat({ max: 50 }),
-});
-const framesArb = fc.array(
-  fc.array(tickerArb, { minLength: 1, maxLength: 3 }).map((items): TickersFrame => ({ type: 'tickers', items, ts: 0 })),
-  { minLength: 1, maxLength: 30 },
-);
+const framesArb = tickerFramesArb(SYMBOLS, { maxItems: 3, minFrames: 1, maxFrames: 30 });
 const infos = Object.fromEntries(SYMBOLS.map((s) => [s, { symbol: s, base: s.slice(0, -4), quote: 'USDT', name: s, pricePrecision: 2 } as unknown as SymbolInfo]));
 
 describe('market list rows (issue 30)', () => {

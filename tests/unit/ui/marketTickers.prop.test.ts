@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Ticker, TickersFrame } from '../../../src/protocol/market.ts';
+import type { Ticker } from '../../../src/protocol/market.ts';
 import { initialMarket, reduceMarket } from '../../../src/streams/ticker.ts';
 import { applyTickerFrame, seedHistory } from '../../../src/core/marketTickers.ts';
+import { tickerFramesArb } from './tickerArbs.ts';
 
-const sym = fc.constantFrom('BTCUSDT', 'ETHUSDT', 'XAUUSDT');
-const tickerArb: fc.Arbitrary<Ticker> = fc.record({
-  symbol: sym,
-  last: fc.integer({ min: 1, max: 20 }),
-  open: fc.integer({ min: 1, max: 20 }),
-  high: fc.constant(20),
-  low: fc.constant(1),
-  volume: fc.nat(),
-  quoteVolume: fc.nat(),
-  change: fc.constant(0),
-  changePct: fc.double({ min: -50, max: 50, noNaN: true }),
-  ts: fc.nat({ max: 50 }),
-});
-const framesArb = fc.array(
-  fc.array(tickerArb, { minLength: 1, maxLength: 4 }).map((items): TickersFrame => ({ type: 'tickers', items, ts: 0 })),
-  { maxLength: 40 },
-);
+const framesArb = tickerFramesArb(['BTCUSDT', 'ETHUSDT', 'XAUUSDT'], { maxItems: 4, maxFrames: 40 });
 
 describe('applyTickerFrame (market store behind Home and Market)', () => {
   it('keeps the market state equal to the stream reducer and the history tail equal to the last price', () => {
