@@ -1,6 +1,7 @@
 import type { DepthSnapshot } from '../../src/protocol/market.ts';
 import { REFERRAL_WALLET, rebateOf } from '../../src/protocol/referral.ts';
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
+import { CONVERT_MSG } from '../../src/protocol/convert.ts';
 import type { CancelReason, PlaceOrderParsed } from '../../src/protocol/trading.ts';
 import type { editOrderBody } from '../../src/protocol/trading.ts';
 import type { z } from 'zod';
@@ -23,6 +24,8 @@ import type { FillRow, OrderRow, PositionRow } from '../trading/store.ts';
 import { dueStep } from '../trading/triggers.ts';
 import type { Step } from '../trading/triggers.ts';
 import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
+import { checkConvert, checkFunds, convertLegs, quoteRowOf, quoteTerms } from '../money/convert.ts';
+import type { QuoteInput, QuoteRow, Refusal } from '../money/convert.ts';
 import { clientKey, idOf, positionKey } from './state.ts';
 import type { EngineState, MarketQuote, OrderSide } from './state.ts';
 
@@ -64,7 +67,11 @@ export type Command =
    */
   | { type: 'periodic' }
   /** The book changed with no trade (takers walk it; nothing is checked). */
-  | { type: 'book'; symbol: string; book: MarketQuote['book'] };
+  | { type: 'book'; symbol: string; book: MarketQuote['book'] }
+  /** An instant-convert quote (server/money/convert.ts createQuote): the rate at the last prices, for QUOTE_TTL_MS. */
+  | { type: 'quote'; userId: number; body: QuoteInput }
+  /** Converts the user's quote at exactly its rate, once, before it expires (convertQuote). */
+  | { type: 'convert'; userId: number; quoteId: string };
 
 /** One ledger posting of the outcome (the projector writes it as two ledger rows). */
 export interface PostingEvent {
@@ -77,6 +84,8 @@ export interface PostingEvent {
   symbol?: string;
   /** The type of the incoming row when it differs (WALLET_TRANSFER_IN). */
   inType?: LedgerType;
+  /** The ledger ref when the SQL code sets one (`convert:<quoteId>`: both postings of a convert share it). */
+  ref?: string;
 }
 
 /** A referral rebate record (referral_rebates / referral_invitees rows; the credit itself is a posting). */
@@ -97,8 +106,8 @@ export type Outcome =
       seq: number;
       t: number;
       ok: true;
-      /** What the route answers: the order(s) or position (null for a market command, the balances' keys for a transfer). */
-      result: OrderRow | OrderRow[] | PositionRow | null;
+      /** What the route answers: the order(s), position or convert quote (null for a market command or a transfer). */
+      result: OrderRow | OrderRow[] | PositionRow | QuoteRow | null;
       postings: PostingEvent[];
       /** Every order row the command wrote, as it now is. */
       orders: OrderRow[];
@@ -106,6 +115,8 @@ export type Outcome =
       positions: PositionRow[];
       fills: FillEvent[];
       rebates: RebateEvent[];
+      /** Every convert quote row the command wrote, as it now is. */
+      quotes: QuoteRow[];
     }
   | { seq: number; t: number; ok: false; code: number; msg: string };
 
@@ -221,9 +232,10 @@ interface X {
   rebates: RebateEvent[];
   orders: Map<string, OrderRow>;
   positions: Map<string, PositionRow>;
+  quotes: Map<string, QuoteRow>;
 }
 
-const newId = (x: X, prefix: 'O' | 'P'): string => idOf(prefix, x.seq, ++x.n);
+const newId = (x: X, prefix: 'O' | 'P' | 'Q'): string => idOf(prefix, x.seq, ++x.n);
 
 const VIEWS = new WeakMap<EngineState, MarketView>();
 
@@ -363,6 +375,28 @@ function post(x: X, type: LedgerType, from: AccountRef, to: AccountRef, amount: 
   x.tx.set(x.s.balances, kf, r.balances.get(kf) ?? 0n);
   x.tx.set(x.s.balances, kt, r.balances.get(kt) ?? 0n);
   x.tx.push(x.postings, { type, from, to, coin, amount, ...(tag.symbol ? { symbol: tag.symbol } : {}), ...(tag.inType ? { inType: tag.inType } : {}) });
+  return true;
+}
+
+/**
+ * A posting of several legs through the ledger rule at once (all or nothing, as postLedger), the
+ * legs in (paid, received) pairs of one asset: each pair is recorded as one two-entry move.
+ */
+function postLegs(x: X, type: LedgerType, legs: readonly { userId: number; wallet: Wallet; asset: string; amount: bigint; type?: LedgerType }[], ref: string): boolean {
+  const known = new Map<BalanceKey, bigint>();
+  for (const l of legs) {
+    const k = balanceKey(l.userId, l.wallet, l.asset);
+    known.set(k, x.s.balances.get(k) ?? 0n);
+  }
+  const r = applyPosting(known, legs);
+  if (!r.ok) return false;
+  for (const k of known.keys()) x.tx.set(x.s.balances, k, r.balances.get(k) ?? 0n);
+  for (let i = 0; i + 1 < legs.length; i += 2) {
+    const out = legs[i];
+    const into = legs[i + 1];
+    if (!out || !into || out.asset !== into.asset || out.amount !== -into.amount) throw new Error('postLegs: legs not in (paid, received) pairs');
+    x.tx.push(x.postings, { type: into.type ?? type, from: userAcct(out.userId, out.wallet), to: userAcct(into.userId, into.wallet), coin: into.asset, amount: into.amount, ref });
+  }
   return true;
 }
 
@@ -679,6 +713,39 @@ function transfer(x: X, c: Extract<Command, { type: 'transfer' }>): null {
   return null;
 }
 
+// ------------------------------------------------------------------ instant convert (server/money/convert.ts)
+
+const refuse = (r: Refusal): never => {
+  throw new Rejection(r.code, r.msg);
+};
+
+function saveQuote(x: X, q: QuoteRow): void {
+  x.tx.set(x.s.quotes, q.quote_id, q);
+  x.tx.set(x.quotes, q.quote_id, q);
+}
+
+/** createQuote: the terms at the last prices, the funds check on the paying wallet, a quote valid for QUOTE_TTL_MS. */
+function quote(x: X, userId: number, b: QuoteInput): QuoteRow {
+  const terms = quoteTerms((symbol) => x.s.market.get(symbol)?.last, b);
+  if (!terms.ok) return refuse(terms);
+  const funds = checkFunds(balanceOf(x.s, userId, b.account, b.from), terms.give);
+  if (funds) return refuse(funds);
+  const row = quoteRowOf(newId(x, 'Q'), userId, b, terms, x.t, x.seq);
+  saveQuote(x, row);
+  return row;
+}
+
+/** convertQuote: the caller's unused, unexpired quote, filled at its rate with its one posting (fee 0). */
+function convert(x: X, userId: number, quoteId: string): QuoteRow {
+  const found = x.s.quotes.get(quoteId);
+  const checked = checkConvert(found?.user_id === userId ? found : undefined, x.t);
+  if (!checked.ok) return refuse(checked);
+  const filled: QuoteRow = { ...checked.q, filled_at: x.t };
+  saveQuote(x, filled);
+  if (!postLegs(x, 'EXCHANGE_DEDUCTION', convertLegs(checked.q), `convert:${quoteId}`)) bad(CONVERT_MSG.insufficientBalance);
+  return filled;
+}
+
 // ------------------------------------------------------------------ the market (server/trading/triggers.ts, engine.ts)
 
 function actOn(x: X, id: string, rules: Rules, step: Step): void {
@@ -834,6 +901,10 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
     case 'periodic':
       periodic(x);
       return null;
+    case 'quote':
+      return quote(x, cmd.userId, cmd.body);
+    case 'convert':
+      return convert(x, cmd.userId, cmd.quoteId);
     case 'book': {
       const q = x.s.market.get(cmd.symbol) ?? bad(TRADE_MSG.noPrice);
       x.tx.set(x.s.market, cmd.symbol, { ...q, book: { bids: cmd.book.bids.slice(0, BOOK_DEPTH), asks: cmd.book.asks.slice(0, BOOK_DEPTH) } });
@@ -849,7 +920,7 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
  * as apply builds them.
  */
 export function admitRows(s: EngineState, orders: readonly OrderRow[], positions: readonly PositionRow[]): void {
-  const x: X = { s, seq: 0, t: 0, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map() };
+  const x: X = { s, seq: 0, t: 0, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map(), quotes: new Map() };
   for (const p of positions) if (p.status === 'open') savePosition(x, p);
   for (const o of orders) saveOrder(x, o);
 }
@@ -860,7 +931,7 @@ export function admitRows(s: EngineState, orders: readonly OrderRow[], positions
  * also changes nothing, and is thrown.
  */
 export function apply(s: EngineState, cmd: Command, seq: number, t: number): Outcome {
-  const x: X = { s, seq, t, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map() };
+  const x: X = { s, seq, t, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map(), quotes: new Map() };
   let result: Extract<Outcome, { ok: true }>['result'];
   try {
     result = run(x, cmd);
@@ -869,6 +940,6 @@ export function apply(s: EngineState, cmd: Command, seq: number, t: number): Out
     if (err instanceof Rejection) return { seq, t, ok: false, code: err.code, msg: err.message };
     throw err;
   }
-  return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates };
+  return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates, quotes: [...x.quotes.values()] };
 }
 

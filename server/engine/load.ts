@@ -8,8 +8,8 @@ import type { EngineRules, EngineState, MarketQuote } from './state.ts';
 /**
  * A first engine state read from the tables the SQL engine wrote (the switch's snapshot 0, issue
  * 28): every balance, every order (history too: clientOrderId idempotency and "not pending"
- * answers; pending ones in creation order), the open positions, the inviters and the periodic
- * fees' last boundaries. The market (prices, book) is the caller's: it comes from the market
+ * answers; pending ones in creation order), the open positions, the inviters, the periodic
+ * fees' last boundaries and the convert quotes. The market (prices, book) is the caller's: it comes from the market
  * source, not the database. Read-only.
  */
 export async function loadState(db: Db, rules: readonly EngineRules[], market: ReadonlyMap<string, MarketQuote>): Promise<EngineState> {
@@ -22,6 +22,7 @@ export async function loadState(db: Db, rules: readonly EngineRules[], market: R
   for (const j of await db.selectFrom('trading_jobs').selectAll().execute()) {
     if (j.name === 'funding' || j.name === 'overnight') s.jobs.set(j.name, j.last_run);
   }
+  for (const q of await db.selectFrom('convert_quotes').selectAll().orderBy('id').execute()) s.quotes.set(q.quote_id, q);
   const positions = await db.selectFrom('trade_positions').selectAll().where('status', '=', 'open').orderBy('opened_at').execute();
   const orders = await db.selectFrom('trade_orders').selectAll().orderBy('created_at').execute();
   admitRows(s, orders, positions);

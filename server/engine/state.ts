@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BalanceKey } from '../db/ledgerRule.ts';
 import type { Rules } from '../trading/formulas.ts';
+import type { QuoteRow } from '../money/convert.ts';
 import type { OrderRow, PositionRow } from '../trading/store.ts';
 
 /**
@@ -64,6 +65,12 @@ export interface EngineState {
   jobs: Map<'funding' | 'overnight', number>;
   /** Invitee → inviter (the referral rebate of every fee, docs/REFERRAL.md). */
   inviters: Map<number, number>;
+  /**
+   * Convert quotes by quote id (server/money/convert.ts rows): open ones until converted or
+   * expired; used and expired ones too, so a second convert answers "used" / "expired" as the
+   * SQL route does.
+   */
+  quotes: Map<string, QuoteRow>;
   /** The next creation ordinal of an order. */
   nextOrdinal: number;
 }
@@ -82,6 +89,7 @@ export function emptyState(rules: readonly EngineRules[] = []): EngineState {
     positionIds: new Map(),
     jobs: new Map(),
     inviters: new Map(),
+    quotes: new Map(),
     nextOrdinal: 1,
   };
 }
@@ -90,10 +98,10 @@ export const positionKey = (userId: number, symbol: string, contract: string): s
 export const clientKey = (userId: number, clientOrderId: string): string => `${userId}|${clientOrderId}`;
 
 /**
- * Ids are derived from the command's sequence number: `O<seq>.<n>` / `P<seq>.<n>`, n counting the
+ * Ids are derived from the command's sequence number: `O<seq>.<n>` / `P<seq>.<n>` / `Q<seq>.<n>` (orders, positions, convert quotes), n counting the
  * ids one command creates (a replay gives the same ids).
  */
-export function idOf(prefix: 'O' | 'P', seq: number, n: number): string {
+export function idOf(prefix: 'O' | 'P' | 'Q', seq: number, n: number): string {
   return `${prefix}${seq}.${n}`;
 }
 

@@ -9,7 +9,7 @@ import type { Db } from '../db/connection.ts';
 import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import { decimalsOf, formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import { pageOf } from '../db/paged.ts';
-import type { ConvertQuotesTable } from '../db/schema.ts';
+import type { ConvertQuotesTable, Wallet } from '../db/schema.ts';
 import type { FeatureDeps } from '../featureTypes.ts';
 import { postLedger } from '../ledger/post.ts';
 import type { MarketSource } from '../market/source.ts';
@@ -42,20 +42,28 @@ export function formatRate(r: bigint): string {
 /** Prices are on their tick (at most 8 decimals): scaled by 10^8 they are exact integers well below 2^53. */
 const PRICE_SCALE = 100_000_000;
 
+/** The last traded price of a symbol (the market source's ticker, or the in-memory engine's market). */
+export type LastOf = (symbol: string) => number | undefined;
+
 /** A coin's USDT price scaled by 10^8, or undefined without a market price. */
-function scaledPrice(source: MarketSource, coin: ConvertCoin): bigint | undefined {
+function scaledPrice(lastOf: LastOf, coin: ConvertCoin): bigint | undefined {
   if (coin === 'USDT') return BigInt(PRICE_SCALE);
-  const last = source.ticker(`${coin}USDT`)?.last;
+  const last = lastOf(`${coin}USDT`);
   if (last === undefined || !Number.isFinite(last) || last <= 0) return undefined;
   return BigInt(Math.round(last * PRICE_SCALE));
 }
 
-/** Units of `to` per one `from`, scaled, truncated. */
-export function quoteRate(source: MarketSource, from: ConvertCoin, to: ConvertCoin): bigint | undefined {
-  const pf = scaledPrice(source, from);
-  const pt = scaledPrice(source, to);
+/** Units of `to` per one `from` at the last prices `lastOf` gives, scaled, truncated. */
+export function rateAt(lastOf: LastOf, from: ConvertCoin, to: ConvertCoin): bigint | undefined {
+  const pf = scaledPrice(lastOf, from);
+  const pt = scaledPrice(lastOf, to);
   if (pf === undefined || pt === undefined) return undefined;
   return (pf * RATE_SCALE) / pt;
+}
+
+/** Units of `to` per one `from`, scaled, truncated. */
+export function quoteRate(source: MarketSource, from: ConvertCoin, to: ConvertCoin): bigint | undefined {
+  return rateAt((symbol) => source.ticker(symbol)?.last, from, to);
 }
 
 /** The received amount in `to` minor units for `fromMinor` at a scaled rate (floored). */
@@ -88,29 +96,73 @@ export async function createQuote(
   userId: number,
   b: { from: ConvertCoin; to: ConvertCoin; amount: string; account: ConvertAccount },
 ): Promise<{ ok: true; quote: Quote } | Refusal> {
-  if (!deps.source) return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.noPrice };
-  const rate = quoteRate(deps.source, b.from, b.to);
+  const source = deps.source;
+  const terms = quoteTerms((symbol) => source?.ticker(symbol)?.last, b);
+  if (!terms.ok) return terms;
+  const funds = checkFunds(await availableOf(deps.db, userId, b.account, b.from), terms.give);
+  if (funds) return funds;
+  const { id: _id, ...values } = quoteRowOf(randomBytes(12).toString('hex'), userId, b, terms, deps.clock.now());
+  const row = await deps.db.insertInto('convert_quotes').values(values).returningAll().executeTakeFirstOrThrow();
+  return { ok: true, quote: quoteDto(row) };
+}
+
+export type QuoteInput = { from: ConvertCoin; to: ConvertCoin; amount: string; account: ConvertAccount };
+export type QuoteTerms = { ok: true; rate: bigint; give: bigint; get: bigint };
+
+/**
+ * A quote's rate and its two exact legs, or the refusal (no price, no amount, too small), in the
+ * route's order. Shared by the SQL route and the in-memory engine (server/engine/apply.ts, issue 28).
+ */
+export function quoteTerms(lastOf: LastOf, b: QuoteInput): QuoteTerms | Refusal {
+  const rate = rateAt(lastOf, b.from, b.to);
   if (rate === undefined) return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.noPrice };
-  let fromMinor: bigint;
+  let give: bigint;
   try {
-    fromMinor = toMinor(b.amount, b.from);
+    give = toMinor(b.amount, b.from);
   } catch {
     return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.amountRequired };
   }
-  const toMinorAmt = receivedFor(fromMinor, rate, b.from, b.to);
-  if (fromMinor <= 0n || toMinorAmt <= 0n) return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.amountTooSmall };
-  if ((await availableOf(deps.db, userId, b.account, b.from)) < fromMinor) return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.insufficientBalance };
-  const now = deps.clock.now();
-  const row = await deps.db
-    .insertInto('convert_quotes')
-    .values({
-      quote_id: randomBytes(12).toString('hex'), user_id: userId, from_coin: b.from, to_coin: b.to, account: b.account,
-      rate: rate.toString(), from_amount: fromMinor.toString(), to_amount: toMinorAmt.toString(),
-      created_at: now, expires_at: now + QUOTE_TTL_MS, filled_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { ok: true, quote: quoteDto(row) };
+  const get = receivedFor(give, rate, b.from, b.to);
+  if (give <= 0n || get <= 0n) return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.amountTooSmall };
+  return { ok: true, rate, give, get };
+}
+
+/** The quote's funds check: the paying wallet's available covers the amount. */
+export function checkFunds(available: bigint, give: bigint): Refusal | null {
+  return available < give ? { ok: false, code: Code.badRequest, msg: CONVERT_MSG.insufficientBalance } : null;
+}
+
+/** The convert_quotes row of a new quote (`id` is the table's; the in-memory engine numbers it by seq). */
+export function quoteRowOf(quoteId: string, userId: number, b: QuoteInput, terms: QuoteTerms, now: number, id = 0): QuoteRow {
+  return {
+    id, quote_id: quoteId, user_id: userId, from_coin: b.from, to_coin: b.to, account: b.account,
+    rate: terms.rate.toString(), from_amount: terms.give.toString(), to_amount: terms.get.toString(),
+    created_at: now, expires_at: now + QUOTE_TTL_MS, filled_at: null,
+  };
+}
+
+/** Whether the caller's quote `q` (undefined: none of theirs) can be converted at `now`: the quote, or the refusal. */
+export function checkConvert(q: QuoteRow | undefined, now: number): { ok: true; q: QuoteRow } | Refusal {
+  if (!q) return { ok: false, code: Code.notFound, msg: CONVERT_MSG.quoteNotFound };
+  if (q.filled_at !== null) return { ok: false, code: Code.conflict, msg: CONVERT_MSG.quoteUsed };
+  if (now >= q.expires_at) return { ok: false, code: Code.badRequest, msg: CONVERT_MSG.quoteExpired };
+  return { ok: true, q };
+}
+
+/**
+ * The convert's one posting (fee 0, exact): the user pays `from` to the system account
+ * (EXCHANGE_DEDUCTION) and receives `to` from it (EXCHANGE_RECEIVED), both in the quote's account.
+ * Legs in pairs (paid, received), so a posting of two-entry moves reads them as they are.
+ */
+export function convertLegs(q: QuoteRow): { userId: number; wallet: Wallet; asset: string; amount: bigint; type?: 'EXCHANGE_RECEIVED' }[] {
+  const give = parseMinor(q.from_amount);
+  const get = parseMinor(q.to_amount);
+  return [
+    { userId: q.user_id, wallet: q.account, asset: q.from_coin, amount: -give },
+    { userId: SYSTEM_ACCOUNT_ID, wallet: q.account, asset: q.from_coin, amount: give },
+    { userId: SYSTEM_ACCOUNT_ID, wallet: q.account, asset: q.to_coin, amount: -get, type: 'EXCHANGE_RECEIVED' },
+    { userId: q.user_id, wallet: q.account, asset: q.to_coin, amount: get, type: 'EXCHANGE_RECEIVED' },
+  ];
 }
 
 class Abort extends Error {
@@ -127,25 +179,13 @@ export async function convertQuote(deps: FeatureDeps, userId: number, quoteId: s
   };
   try {
     const row = await transact(deps.db, async (trx) => {
-      const q = await trx.selectFrom('convert_quotes').selectAll().where('quote_id', '=', quoteId).where('user_id', '=', userId).executeTakeFirst();
-      if (!q) return refuse(Code.notFound, CONVERT_MSG.quoteNotFound);
-      if (q.filled_at !== null) return refuse(Code.conflict, CONVERT_MSG.quoteUsed);
-      if (now >= q.expires_at) return refuse(Code.badRequest, CONVERT_MSG.quoteExpired);
+      const found = await trx.selectFrom('convert_quotes').selectAll().where('quote_id', '=', quoteId).where('user_id', '=', userId).executeTakeFirst();
+      const checked = checkConvert(found, now);
+      if (!checked.ok) return refuse(checked.code, checked.msg);
+      const q = checked.q;
       const res = await trx.updateTable('convert_quotes').set({ filled_at: now }).where('id', '=', q.id).where('filled_at', 'is', null).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return refuse(Code.conflict, CONVERT_MSG.quoteUsed);
-      const give = parseMinor(q.from_amount);
-      const get = parseMinor(q.to_amount);
-      const p = await postLedger(trx, {
-        type: 'EXCHANGE_DEDUCTION',
-        now,
-        ref: `convert:${q.quote_id}`,
-        entries: [
-          { userId, wallet: q.account, asset: q.from_coin, amount: -give },
-          { userId: SYSTEM_ACCOUNT_ID, wallet: q.account, asset: q.from_coin, amount: give },
-          { userId: SYSTEM_ACCOUNT_ID, wallet: q.account, asset: q.to_coin, amount: -get, type: 'EXCHANGE_RECEIVED' },
-          { userId, wallet: q.account, asset: q.to_coin, amount: get, type: 'EXCHANGE_RECEIVED' },
-        ],
-      });
+      const p = await postLedger(trx, { type: 'EXCHANGE_DEDUCTION', now, ref: `convert:${q.quote_id}`, entries: convertLegs(q) });
       if (!p.ok) return refuse(Code.badRequest, CONVERT_MSG.insufficientBalance);
       return trx.selectFrom('convert_quotes').selectAll().where('id', '=', q.id).executeTakeFirstOrThrow();
     });

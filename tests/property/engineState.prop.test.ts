@@ -16,6 +16,7 @@ import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
  *  - after every command: no balance but the system's negative, each asset's total unchanged
  *    (money moves, never appears or disappears), the escrow = Σ frozen per wallet, frozen =
  *    the margins of the pending orders and open positions, the pending index = the pending orders;
+ *  - an accepted convert fills the caller's own unused, unexpired quote at exactly its amounts;
  *  - stateHash does not depend on insertion order; a copy shares nothing with the state.
  */
 
@@ -74,6 +75,15 @@ const genArb: fc.Arbitrary<Gen> = fc.oneof(
     return { type: 'market', symbol: g.symbol, last, mark: last };
   }),
   fc.constant((): Command => ({ type: 'periodic' })),
+  // Instant convert: a quote (any two coins, fund or the empty spot wallet), then converting one of the newest quotes (sometimes another user's, used or expired).
+  fc.record({ u: fc.constantFrom(...USERS), from: fc.constantFrom('USDT', 'USDT', 'BTC', 'ETH'), to: fc.constantFrom('USDT', 'BTC', 'ETH'), cents: fc.integer({ min: 0, max: 200_000 }), spot: fc.boolean() }).map(
+    (g): Gen => () => ({ type: 'quote', userId: g.u, body: { from: g.from, to: g.to === g.from ? (g.from === 'USDT' ? 'BTC' : 'USDT') : g.to, amount: g.from === 'USDT' ? (g.cents / 100).toFixed(2) : (g.cents / 1e7).toFixed(7), account: g.spot ? 'spot' : 'fund' } }),
+  ),
+  fc.record({ u: fc.constantFrom(...USERS), pick: fc.nat(3), own: fc.boolean() }).map((g): Gen => (s) => {
+    const newest = [...s.quotes.values()].reverse();
+    const q = newest[g.pick % Math.max(1, newest.length)];
+    return { type: 'convert', userId: g.own && q ? q.user_id : g.u, quoteId: q?.quote_id ?? 'none' };
+  }),
 );
 
 function totals(s: EngineState): Map<string, bigint> {
@@ -82,7 +92,8 @@ function totals(s: EngineState): Map<string, bigint> {
     const asset = k.split('|')[2] ?? '';
     out.set(asset, (out.get(asset) ?? 0n) + v);
   }
-  return out;
+  // An asset first moved by a convert (BTC, ETH) sums to zero like the others.
+  return new Map([...out].filter(([, v]) => v !== 0n));
 }
 
 function checkInvariants(s: EngineState, total: Map<string, bigint>): void {
@@ -111,20 +122,35 @@ describe('in-memory engine state (property, no database)', () => {
   it('a refusal changes nothing; money is conserved and never negative; escrow = frozen; the pending index is exact', () => {
     let refused = 0;
     let accepted = 0;
+    let converted = 0;
     fc.assert(
       fc.property(fc.array(genArb, { minLength: 1, maxLength: 80 }), (gens) => {
         const s = seeded();
         const total = totals(s);
         let t = Date.UTC(2026, 0, 1);
         for (const [i, g] of gens.entries()) {
-          t += 3_600_000;
           const cmd = g(s, i + 1);
+          // An hour apart (funding, overnight), a convert 2 s after the command before (a quote holds 8 s).
+          t += cmd.type === 'quote' || cmd.type === 'convert' ? 2_000 : 3_600_000;
           const before = stateHash(s);
+          const quoteBefore = cmd.type === 'convert' ? s.quotes.get(cmd.quoteId) : undefined;
           const out = apply(s, cmd, i + 1, t);
           if (!out.ok) {
             refused += 1;
             expect(stateHash(s), `${JSON.stringify(cmd)} refused: ${out.msg}`).toBe(before);
           } else accepted += 1;
+          if (cmd.type === 'convert' && out.ok) {
+            // Once, the caller's own quote, unexpired, at exactly its amounts (fee 0): paid to and received from the system account.
+            converted += 1;
+            expect(quoteBefore?.filled_at).toBe(null);
+            expect(quoteBefore?.user_id).toBe(cmd.userId);
+            expect(t < (quoteBefore?.expires_at ?? 0)).toBe(true);
+            expect(s.quotes.get(cmd.quoteId)?.filled_at).toBe(t);
+            expect(out.postings.map((p) => [p.type, p.from.userId, p.to.userId, p.coin, p.amount])).toEqual([
+              ['EXCHANGE_DEDUCTION', cmd.userId, SYSTEM_ACCOUNT_ID, quoteBefore?.from_coin, BigInt(quoteBefore?.from_amount ?? -1)],
+              ['EXCHANGE_RECEIVED', SYSTEM_ACCOUNT_ID, cmd.userId, quoteBefore?.to_coin, BigInt(quoteBefore?.to_amount ?? -1)],
+            ]);
+          }
           checkInvariants(s, total);
         }
       }),
@@ -132,6 +158,7 @@ describe('in-memory engine state (property, no database)', () => {
     );
     expect(refused).toBeGreaterThan(0);
     expect(accepted).toBeGreaterThan(0);
+    expect(converted).toBeGreaterThan(0);
   }, 60_000);
 
   it('stateHash ignores insertion order and sees every value; a copy shares nothing', () => {

@@ -18,6 +18,10 @@ import { TradingEngine } from '../../server/trading/engine.ts';
 import { orderDto } from '../../server/trading/store.ts';
 import type { OrderRow } from '../../server/trading/store.ts';
 import { ESCROW_ACCOUNT_ID, frozenOf, transfer as sqlTransfer } from '../../server/wallet/wallet.ts';
+import { convertQuote, createQuote, quoteDto } from '../../server/money/convert.ts';
+import type { QuoteRow } from '../../server/money/convert.ts';
+import { CONVERT_COINS, quoteBody } from '../../src/protocol/convert.ts';
+import type { Quote } from '../../src/protocol/convert.ts';
 import { Code } from '../../src/protocol/envelope.ts';
 import { closePositionBody, editOrderBody, placeOrderBody, TRADE_MSG, tpslBody } from '../../src/protocol/trading.ts';
 import type { Order } from '../../src/protocol/trading.ts';
@@ -78,7 +82,9 @@ type Gen =
   | { k: 'transfer'; u: number; out: boolean; std: boolean; amount: number }
   | { k: 'move'; s: number; bp: number; markBp: number }
   | { k: 'book'; s: number; levels: number }
-  | { k: 'fees'; hours: number };
+  | { k: 'fees'; hours: number }
+  | { k: 'quote'; u: number; from: number; to: number; steps: number; spot: boolean }
+  | { k: 'convert'; u: number; pick: number };
 
 const gen: fc.Arbitrary<Gen> = fc.oneof(
   {
@@ -102,12 +108,19 @@ const gen: fc.Arbitrary<Gen> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ k: fc.constant('move' as const), s: sym, bp: fc.integer({ min: -600, max: 600 }), markBp: fc.integer({ min: -30, max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('book' as const), s: sym, levels: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('fees' as const), hours: fc.constantFrom(1, 8, 24, 50) }) },
+  // Instant convert: USDT / BTC / ETH both ways, in the fund wallet (funded) or spot (empty at first); amounts down to too small to receive anything.
+  {
+    weight: 3,
+    arbitrary: fc.record({ k: fc.constant('quote' as const), u: user, from: fc.constantFrom(0, 0, 0, 1, 2), to: fc.nat(2), steps: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 40_000 })), spot: fc.constantFrom(false, false, false, true) }),
+  },
+  // Mostly the newest quotes (some already used, expired after 8 s, or another user's).
+  { weight: 3, arbitrary: fc.record({ k: fc.constant('convert' as const), u: user, pick: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(6) }) }) },
 );
 
 // ------------------------------------------------------------------ the two engines on one command
 
 /** What both engines answered, normalised (ids differ: the SQL engine's are random, the memory engine's derive from seq). */
-type Answer = { ok: true; order?: unknown; orders?: unknown[] } | { ok: false; code: number; msg: string };
+type Answer = { ok: true; order?: unknown; orders?: unknown[]; quote?: unknown } | { ok: false; code: number; msg: string };
 
 const GENERATED = /^(tp|sl|close|liquidation)-.*/;
 function normOrder(o: Order): unknown {
@@ -138,6 +151,8 @@ interface Run {
   cids: Map<number, string[]>;
   seq: number;
   ledgerFrom: number;
+  /** Accepted quotes, newest first: [SQL quote id, memory quote id, owner]. */
+  quotes: [string, string, number][];
 }
 
 async function sqlPositionId(r: Run, uid: number, symbol: string, contract: 'perp' | 'std'): Promise<string> {
@@ -157,9 +172,18 @@ async function sqlAnswer(fn: () => Promise<Order | Order[] | null>): Promise<Ans
   }
 }
 
+/** A quote or a conversion as the route answers it, ids aside. */
+function normQuote(q: Quote & { id?: number; time?: number }): unknown {
+  const { quoteId: _q, id: _id, ...rest } = q;
+  return rest;
+}
+
 function memAnswer(o: Outcome): Answer {
   if (!o.ok) return { ok: false, code: o.code, msg: o.msg };
   const res = o.result;
+  if (res !== null && !Array.isArray(res) && 'quote_id' in res) {
+    return { ok: true, quote: normQuote({ ...quoteDto(res), ...(res.filled_at === null ? {} : { time: res.filled_at }) }) };
+  }
   if (res === null || (!Array.isArray(res) && !('kind' in res))) return { ok: true };
   return Array.isArray(res) ? { ok: true, orders: res.map((x) => normOrder(orderDto(x))) } : { ok: true, order: normOrder(orderDto(res)) };
 }
@@ -287,6 +311,30 @@ async function step(r: Run, g: Gen): Promise<{ sql: Answer; mem: Answer } | null
       await r.engine.idle();
       return { sql: { ok: true }, mem: memApply({ type: 'periodic' }) };
     }
+    case 'quote': {
+      const from = CONVERT_COINS[g.from] as (typeof CONVERT_COINS)[number];
+      // Mostly two different coins (the same one is refused by the route's schema before the engine).
+      const to = CONVERT_COINS[g.to === g.from && g.steps % 7 !== 0 ? (g.to + 1) % 3 : g.to] as (typeof CONVERT_COINS)[number];
+      const decimals = from === 'USDT' ? 2 : from === 'BTC' ? 6 : 5;
+      const parsed = quoteBody.safeParse({ from, to, amount: (g.steps / 10 ** decimals).toFixed(decimals), account: g.spot ? 'spot' : 'fund' });
+      if (!parsed.success) return null;
+      const body = parsed.data;
+      const deps = { db: r.db, clock: r.clock, source: r.source };
+      const res = await createQuote(deps, uid, body);
+      const sql: Answer = res.ok ? { ok: true, quote: normQuote(res.quote) } : { ok: false, code: res.code, msg: res.msg };
+      const mem = memApply({ type: 'quote', userId: uid, body });
+      const out = r.outcomes[r.outcomes.length - 1];
+      if (res.ok && out?.ok) r.quotes.unshift([res.quote.quoteId, (out.result as QuoteRow).quote_id, uid]);
+      return { sql, mem };
+    }
+    case 'convert': {
+      const [sqlId, memId, owner] = r.quotes[g.pick % Math.max(1, r.quotes.length)] ?? ['none', 'none', uid];
+      // Mostly the quote's owner; sometimes another user (not theirs: not found).
+      const who = g.pick >= 5 ? uid : owner;
+      const res = await convertQuote({ db: r.db, clock: r.clock, source: r.source }, who, sqlId);
+      const sql: Answer = res.ok ? { ok: true, quote: normQuote(res.conversion) } : { ok: false, code: res.code, msg: res.msg };
+      return { sql, mem: memApply({ type: 'convert', userId: who, quoteId: memId }) };
+    }
     case 'book': {
       const symbol = SYMBOLS[g.s] as (typeof SYMBOLS)[number];
       const last = r.source.ticker(symbol)?.last ?? BASE[symbol];
@@ -329,6 +377,9 @@ async function compareState(r: Run, where: string): Promise<void> {
   for (const w of ['perp', 'std'] as const) expect(r.mem.balances.get(balanceKey(ESCROW_ACCOUNT_ID, w, 'USDT')) ?? 0n, `${where}: escrow ${w}`).toBe(frozenByWallet.get(w) ?? 0n);
   const sqlOrders = (await r.db.selectFrom('trade_orders').selectAll().execute()).map(normRow).sort();
   expect([...r.mem.orders.values()].map(normRow).sort(), `${where}: orders`).toEqual(sqlOrders);
+  const quoteView = (q: QuoteRow) => JSON.stringify([q.user_id, q.from_coin, q.to_coin, q.account, q.rate, q.from_amount, q.to_amount, q.created_at, q.expires_at, q.filled_at]);
+  const sqlQuotes = (await r.db.selectFrom('convert_quotes').selectAll().execute()).map(quoteView).sort();
+  expect([...r.mem.quotes.values()].map(quoteView).sort(), `${where}: convert quotes`).toEqual(sqlQuotes);
 }
 
 async function compareHistory(r: Run): Promise<void> {
@@ -370,7 +421,7 @@ function replayHash(seed: EngineState, commands: Run['commands']): string {
 
 // ------------------------------------------------------------------ the property
 
-const seen = { funding: 0, overnight: 0, tpsl: 0, maker: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0 };
+const seen = { funding: 0, overnight: 0, tpsl: 0, maker: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0, converts: 0 };
 
 async function runOnce(gens: Gen[]): Promise<void> {
   const testDb = await openTestDb();
@@ -391,7 +442,7 @@ async function runOnce(gens: Gen[]): Promise<void> {
     for (const u of await db.selectFrom('users').select(['id', 'invited_by']).execute()) if (u.invited_by !== null) seed.inviters.set(u.id, u.invited_by);
     for (const j of await db.selectFrom('trading_jobs').selectAll().execute()) seed.jobs.set(j.name as 'funding' | 'overnight', j.last_run);
     const maxLedger = await db.selectFrom('ledger_entries').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
-    const r: Run = { db, engine, source, clock, users, mem: copyState(seed), seed, commands: [], outcomes: [], cids: new Map(), seq: 0, ledgerFrom: Number(maxLedger?.m ?? 0) };
+    const r: Run = { db, engine, source, clock, users, mem: copyState(seed), seed, commands: [], outcomes: [], cids: new Map(), seq: 0, ledgerFrom: Number(maxLedger?.m ?? 0), quotes: [] };
     await compareState(r, 'seed');
     for (const [i, g] of gens.entries()) {
       const answers = await step(r, g);
@@ -432,6 +483,7 @@ async function runOnce(gens: Gen[]): Promise<void> {
       seen.overnight += o.postings.filter((p) => p.type === 'OVERNIGHT_FEE').length;
       seen.triggers += o.orders.filter((x) => x.triggered_at !== null && x.triggered_at === o.t).length;
       seen.canceledByCheck += o.orders.filter((x) => x.cancel_reason === 'insufficientBalance' || x.cancel_reason === 'rejected').length;
+      seen.converts += o.quotes.filter((q) => q.filled_at !== null).length;
     }
   } finally {
     await engine.stop();
@@ -450,6 +502,7 @@ describe('in-memory engine = SQL engine (differential property, issue 28)', () =
     // The runs compared executions and refusals (the rarer paths are pinned by the fixed example below).
     expect(seen.fills).toBeGreaterThan(0);
     expect(seen.refusals).toBeGreaterThan(0);
+    expect(seen.converts).toBeGreaterThan(0);
   }, 120_000);
 
   it('a fixed sequence reaching the rarer paths: maker fill, stop trigger, TP/SL, referral rebate, liquidation, funding and overnight fees', async () => {
@@ -465,6 +518,10 @@ describe('in-memory engine = SQL engine (differential property, issue 28)', () =
       { k: 'transfer', u: 2, out: false, std: true, amount: 5000 },
       { k: 'place', u: 2, s: 1, kind: 'marketOpen', side: 'buy', bp: 0, tbp: 0, steps: 100, lev: 10, perp: false, tif: 'GTC', post: false, reduce: false, tp: null, sl: null, reuse: null, mark: false },
       { k: 'fees', hours: 24 },
+      { k: 'quote', u: 0, from: 0, to: 1, steps: 123_456, spot: false },
+      { k: 'convert', u: 0, pick: 0 },
+      { k: 'convert', u: 0, pick: 0 },
+      { k: 'quote', u: 1, from: 1, to: 2, steps: 1, spot: false },
     ]);
     expect(seen).toMatchObject({ maker: 1, liquidations: 1, triggers: 1, tpsl: 1 });
     // 24 h later: three funding boundaries on each perp position, one overnight charge on the std long.
@@ -472,5 +529,6 @@ describe('in-memory engine = SQL engine (differential property, issue 28)', () =
     expect(seen.funding).toBeGreaterThan(0);
     expect(seen.overnight).toBe(1);
     expect(seen.rebates).toBeGreaterThan(0);
+    expect(seen.converts).toBe(1);
   }, 60_000);
 });
