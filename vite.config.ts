@@ -13,7 +13,7 @@ export const UNIT_DIRS = ['tests/unit', 'tests/property', 'tests/model', 'tests/
 /** The test files that run a second time on PostgreSQL (TEST_DATABASE=postgres, tests/server/testDb.ts). */
 const POSTGRES_TESTS = [
   // the real server over HTTP/WS (tests/server/harness.ts and the harnesses built on it)
-  ...['compensation', 'copy', 'help', 'http', 'kyc', 'mailCodes', 'malformedRequests', 'moneyConvert', 'moneyDeposit', 'moneyHistory', 'moneyWithdraw']
+  ...['compensation', 'copy', 'help', 'http', 'kyc', 'mailCodes', 'malformedRequests', 'moneyConvert', 'moneyDeposit', 'moneyHistory', 'moneyWithdraw', 'moneyAddressBook']
     .concat(['rateLimit', 'referral', 'trade', 'tradeNetting', 'tradeOrders', 'tradeRisk', 'userAccount', 'userAuth', 'vouchers', 'wsApp', 'wsRevocation'])
     .concat(['orderRateLimit', 'journalPg', 'wsOrders'])
     .map((f) => `tests/server/${f}.test.ts`),

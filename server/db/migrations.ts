@@ -633,6 +633,37 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('notifications').ifExists().execute();
       },
     },
+    // Issue 26 (withdrawal safety): the withdrawal address book (one row per user, coin, network and
+    // address spelling-insensitive key) and each user's whitelist-only mode (on, and a requested
+    // turn-off's time: off takes effect 24 h after it was asked for).
+    '0042_withdraw_address_book': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('withdraw_addresses')
+          .addColumn('id', rowId, id)
+          .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('coin', 'text', (c) => c.notNull())
+          .addColumn('network', 'text', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('address_key', 'text', (c) => c.notNull())
+          .addColumn('label', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('usable_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('withdraw_addresses_key').unique().on('withdraw_addresses').columns(['user_id', 'coin', 'network', 'address_key']).execute();
+        await db.schema
+          .createTable('withdraw_settings')
+          .addColumn('user_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+          .addColumn('whitelist', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('whitelist_off_at', 'bigint')
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('withdraw_settings').ifExists().execute();
+        await db.schema.dropTable('withdraw_addresses').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -384,6 +384,27 @@ export interface NotificationsTable {
   created_at: number;
 }
 
+/** A saved withdrawal address (issue 26; server/money/addressBook.ts). `address_key`: addressKey() of the address. */
+export interface WithdrawAddressesTable {
+  id: Generated<number>;
+  user_id: number;
+  coin: string;
+  network: string;
+  address: string;
+  address_key: string;
+  label: string;
+  created_at: number;
+  usable_at: number;
+}
+
+/** A user's whitelist-only mode (issue 26): `whitelist` 1 when on; `whitelist_off_at` the time a requested turn-off takes effect. */
+export interface WithdrawSettingsTable {
+  user_id: number;
+  whitelist: number;
+  whitelist_off_at: number | null;
+  updated_at: number;
+}
+
 /** A lead trader others can copy (issue 15): a simulated one, or a user whose trader_apply was approved. */
 export interface CopyTradersTable {
   user_id: number;
@@ -499,6 +520,8 @@ export interface Database {
   help_meta: HelpMetaTable;
   notify_prefs: NotifyPrefsTable;
   notifications: NotificationsTable;
+  withdraw_addresses: WithdrawAddressesTable;
+  withdraw_settings: WithdrawSettingsTable;
   copy_traders: CopyTradersTable;
   copy_follows: CopyFollowsTable;
   copy_positions: CopyPositionsTable;

@@ -25,6 +25,9 @@ export async function fastForwardMoney(db: Db, user: UserRow, ms: number, now: n
         .execute();
     }
   }
+  // Issue 26: a requested whitelist turn-off and addresses added under whitelist mode wait that much less.
+  await db.updateTable('withdraw_settings').set((eb) => ({ whitelist_off_at: eb('whitelist_off_at', '-', ms) })).where('user_id', '=', user.id).where('whitelist_off_at', 'is not', null).execute();
+  await db.updateTable('withdraw_addresses').set((eb) => ({ usable_at: eb('usable_at', '-', ms) })).where('user_id', '=', user.id).where('usable_at', '>', now).execute();
   const rows = await db.selectFrom('deposits').select(['id', 'created_at']).where('user_id', '=', user.id).where('status', '=', 'confirming').execute();
   for (const r of rows) await db.updateTable('deposits').set({ created_at: r.created_at - ms }).where('id', '=', r.id).execute();
   return { withdrawLockUntil: lock, deposits: rows.length };

@@ -4,10 +4,12 @@ import { convertBody, convertHistoryQuery, CONVERT_MSG, quoteBody } from '../../
 import { Code, ok } from '../../src/protocol/envelope.ts';
 import type { Envelope, Page } from '../../src/protocol/envelope.ts';
 import {
-  CHAIN_RULES, depositAddressQuery, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawRequestBody, withdrawInfoQuery,
+  addAddressBody, addressIdBody, CHAIN_RULES, depositAddressQuery, devDepositBody, renameAddressBody, whitelistBody, devFastForwardBody, devReviewBody, historyQuery, WALLET_MSG, withdrawalIdBody, withdrawRequestBody, withdrawInfoQuery,
 } from '../../src/protocol/wallet.ts';
-import type { ChainRule, Withdrawal, WithdrawLock } from '../../src/protocol/wallet.ts';
+import type { AddressBook, ChainRule, LimitRefusal, Withdrawal, WithdrawLock } from '../../src/protocol/wallet.ts';
+import { withdrawSafetyMsg } from '../../src/protocol/withdrawSafety.ts';
 import type { Db } from '../db/connection.ts';
+import { formatMinor } from '../db/money.ts';
 import { consumeCode } from '../db/repos/mailCodes.ts';
 import { claimTotpStep, findUserByEmail } from '../db/repos/users.ts';
 import { pageOf } from '../db/paged.ts';
@@ -21,6 +23,8 @@ import { convertHistory, convertPairs, convertQuote, createQuote } from './conve
 import { depositAddress, depositsPage, ruleOrMessage, sendDeposit } from './deposits.ts';
 import { historyPage } from './history.ts';
 import { fastForwardMoney } from './fastForward.ts';
+import { addAddress, addressBook, dailyLimitOf, dailyLimitRefusal, dailyLimitView, deleteAddress, renameAddress, setWhitelist, whitelistRefusal } from './addressBook.ts';
+import { helpLangOf } from '../help/service.ts';
 import { cancelPendingAfterPasswordChange, checkRequest, holdWithdrawal, lockMessage, transition, withdrawalDto, withdrawInfo, withdrawLockOf } from './withdrawals.ts';
 
 function ruleOf(coin: string, network: string): ChainRule {
@@ -77,9 +81,9 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
         r.get('/withdraw/info', async (req) => {
           const { user } = await requireUser(req);
           const q = parseInput(withdrawInfoQuery, req.query);
-          return ok(await withdrawInfo(db, user, ruleOf(q.coin, q.network), clock.now()));
+          return ok(await withdrawInfo(db, user, ruleOf(q.coin, q.network), clock.now(), deps.source));
         });
-        r.post('/withdraw', async (req): Promise<Envelope<Withdrawal | WithdrawLock>> => {
+        r.post('/withdraw', async (req): Promise<Envelope<Withdrawal | WithdrawLock | LimitRefusal>> => {
           const { user } = await requireUser(req);
           const b = parseInput(withdrawRequestBody.partial({ address: true, code: true }), req.body);
           const rule = ruleOf(b.coin, b.network);
@@ -88,6 +92,22 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
           if (lock) return { code: Code.forbidden, msg: lockMessage(lock), data: lock };
           const checked = checkRequest(rule, b.address ?? '', b.amount);
           if (!checked.ok) return reject(checked.code, checked.msg);
+          // Issue 26: whitelist mode and the daily limit refuse before the security code is spent.
+          const lang = helpLangOf(undefined, req.headers['web-lang']);
+          const address = (b.address ?? '').trim();
+          const listed = await whitelistRefusal(db, user.id, rule, address, now);
+          if (listed) return reject(Code.forbidden, withdrawSafetyMsg(lang, listed));
+          const amountText = formatMinor(checked.amount, rule.coin);
+          const limitCheck = async (q: Db): Promise<{ ok: false; code: number; msg: string; data?: LimitRefusal } | null> => {
+            const refused = await dailyLimitRefusal(q, deps.source, user, rule.coin, amountText, now);
+            if (refused === null) return null;
+            if (refused === 'unpriced') return { ok: false, code: Code.badRequest, msg: WALLET_MSG.priceUnavailable };
+            if (refused.kind !== 'dailyLimit') return null;
+            const d = dailyLimitView(await dailyLimitOf(q, deps.source, user, rule.coin, now));
+            return { ok: false, code: Code.badRequest, msg: withdrawSafetyMsg(lang, refused), data: { ...d, value: refused.value } };
+          };
+          const overLimit = await limitCheck(db);
+          if (overLimit) return { code: overLimit.code, msg: overLimit.msg, data: overLimit.data ?? null } as Envelope<LimitRefusal>;
           if (!b.code) return reject(Code.badRequest, WALLET_MSG.codeRequired);
           // Wrong codes count like failed logins (5 per 15 min per account), so a 6-digit code cannot be guessed.
           const failures = app.deps.limits.loginFailuresPerAccount;
@@ -98,8 +118,49 @@ export function moneyPlugin(deps: FeatureDeps): FastifyPluginAsync {
             return reject(Code.badRequest, WALLET_MSG.codeInvalid);
           }
           await failures.reset(key);
-          const res = await holdWithdrawal(deps, { userId: user.id, rule, address: (b.address ?? '').trim(), amount: checked.amount, fee: checked.fee });
-          return res.ok ? ok(res.withdrawal, WALLET_MSG.withdrawalSubmitted) : reject(res.code, res.msg);
+          const res = await holdWithdrawal(deps, { userId: user.id, rule, address, amount: checked.amount, fee: checked.fee }, limitCheck);
+          if (res.ok) return ok(res.withdrawal, WALLET_MSG.withdrawalSubmitted);
+          const data = 'data' in res ? (res as { data?: LimitRefusal }).data : undefined;
+          return data ? ({ code: res.code, msg: res.msg, data } as Envelope<LimitRefusal>) : reject(res.code, res.msg);
+        });
+        // The withdrawal address book and whitelist-only mode (issue 26): every answer is the whole book.
+        r.get('/withdraw/addresses', async (req) => {
+          const { user } = await requireUser(req);
+          return ok(await addressBook(db, user.id, clock.now()));
+        });
+        r.post('/withdraw/addresses', async (req): Promise<Envelope<AddressBook>> => {
+          const { user } = await requireUser(req);
+          const b = parseInput(addAddressBody, req.body);
+          const res = await addAddress(db, user.id, ruleOf(b.coin, b.network), b.address, b.label, clock.now());
+          return 'ok' in res ? reject(res.code, res.msg) : ok(res, WALLET_MSG.addressSaved);
+        });
+        r.post('/withdraw/addresses/rename', async (req): Promise<Envelope<AddressBook>> => {
+          const { user } = await requireUser(req);
+          const b = parseInput(renameAddressBody, req.body);
+          const res = await renameAddress(db, user.id, b.id, b.label, clock.now());
+          return 'ok' in res ? reject(res.code, res.msg) : ok(res, WALLET_MSG.addressRenamed);
+        });
+        r.post('/withdraw/addresses/delete', async (req): Promise<Envelope<AddressBook>> => {
+          const { user } = await requireUser(req);
+          const b = parseInput(addressIdBody, req.body);
+          const res = await deleteAddress(db, user.id, b.id, clock.now());
+          return 'ok' in res ? reject(res.code, res.msg) : ok(res, WALLET_MSG.addressDeleted);
+        });
+        r.post('/withdraw/whitelist', async (req): Promise<Envelope<AddressBook>> => {
+          const { user } = await requireUser(req);
+          const b = parseInput(whitelistBody, req.body);
+          const now = clock.now();
+          // Both directions need the emailed 'security' code; wrong codes count like the withdrawal's.
+          const failures = app.deps.limits.loginFailuresPerAccount;
+          const key = `withdraw:${user.id}`;
+          if (!(await failures.allows(key, now))) return reject(Code.tooManyRequests, WALLET_MSG.tooManyAttempts);
+          if (!(await consumeCode(db, app.deps.config.mailCodeSecret, user.email, 'security', b.code, now))) {
+            await failures.record(key, now);
+            return reject(Code.badRequest, WALLET_MSG.codeInvalid);
+          }
+          await failures.reset(key);
+          const res = await setWhitelist(db, user.id, b.enabled, now);
+          return ok(res.book, res.msg);
         });
         r.post('/withdraw/cancel', async (req) => {
           const { user } = await requireUser(req);

@@ -13,7 +13,9 @@ import { availableOf } from '../wallet/wallet.ts';
 import { HOLD_ACCOUNT_ID, MONEY_WALLET, publishBalance } from './accounts.ts';
 import { isValidAddress } from './addresses.ts';
 import { fakeTxid } from './deposits.ts';
-import { transact } from '../db/tx.ts';
+import { lockRows, transact } from '../db/tx.ts';
+import type { MarketSource } from '../market/source.ts';
+import { dailyLimitOf, dailyLimitView, savedAddresses, whitelistOf } from './addressBook.ts';
 
 /**
  * Withdrawals (docs/WALLET.md). Accepting one holds amount + fee (WITHDRAW_HOLD, fund wallet →
@@ -69,8 +71,8 @@ export function lockMessage(lock: WithdrawLock): string {
   return lock.reason === 'reset' ? WALLET_MSG.lockedAfterReset : WALLET_MSG.lockedAfterChange;
 }
 
-/** What the withdrawal form shows for a coin/network. */
-export async function withdrawInfo(db: Db, user: UserRow, rule: ChainRule, now: number): Promise<WithdrawInfo> {
+/** What the withdrawal form shows for a coin/network (with the saved addresses, whitelist mode and daily limit, issue 26). */
+export async function withdrawInfo(db: Db, user: UserRow, rule: ChainRule, now: number, source?: MarketSource): Promise<WithdrawInfo> {
   const available = await availableOf(db, user.id, MONEY_WALLET, rule.coin);
   const fee = toMinor(rule.withdrawalFee, rule.coin);
   const max = available > fee ? available - fee : 0n;
@@ -83,6 +85,9 @@ export async function withdrawInfo(db: Db, user: UserRow, rule: ChainRule, now: 
     max: formatMinor(max, rule.coin),
     security: user.google_secret ? 'google' : 'email',
     lock: await withdrawLockOf(db, user, now),
+    addresses: await savedAddresses(db, user.id, now, rule),
+    whitelist: await whitelistOf(db, user.id, now),
+    limit: dailyLimitView(await dailyLimitOf(db, source, user, rule.coin, now)),
   };
 }
 
@@ -103,6 +108,12 @@ export function checkRequest(rule: ChainRule, address: string, amount: string): 
 }
 
 class Insufficient extends Error {}
+/** A refusal of the hold's guard (the daily limit, issue 26), raised inside the transaction. */
+class Guarded extends Error {
+  constructor(readonly refusal: Refusal & { data?: unknown }) {
+    super(refusal.msg);
+  }
+}
 
 /**
  * Accepts a checked request: inserts it pending and holds amount + fee, in one transaction.
@@ -111,10 +122,21 @@ class Insufficient extends Error {}
 export async function holdWithdrawal(
   deps: FeatureDeps,
   a: { userId: number; rule: ChainRule; address: string; amount: bigint; fee: bigint },
+  /**
+   * Checked in the hold's transaction, after the account's user row is locked (FOR UPDATE on
+   * PostgreSQL; SQLite has one writer), so two concurrent requests cannot both pass a rule that
+   * counts the account's withdrawals (the daily limit, issue 26).
+   */
+  guard?: (trx: Db) => Promise<(Refusal & { data?: unknown }) | null>,
 ): Promise<{ ok: true; withdrawal: Withdrawal } | Refusal> {
   const now = deps.clock.now();
   try {
     const row = await transact(deps.db, async (trx) => {
+      if (guard) {
+        await trx.selectFrom('users').select('id').where('id', '=', a.userId).$if(lockRows(trx), (q) => q.forUpdate()).executeTakeFirst();
+        const refused = await guard(trx);
+        if (refused) throw new Guarded(refused);
+      }
       const inserted = await trx
         .insertInto('withdrawals')
         .values({
@@ -133,6 +155,7 @@ export async function holdWithdrawal(
     return { ok: true, withdrawal: dto };
   } catch (err) {
     if (err instanceof Insufficient) return { ok: false, code: Code.badRequest, msg: WALLET_MSG.insufficientBalance };
+    if (err instanceof Guarded) return err.refusal;
     throw err;
   }
 }

@@ -85,3 +85,15 @@ export function isValidAddress(format: AddressFormat, address: string): boolean 
       return isBitcoin(address);
   }
 }
+
+/**
+ * The form of an address two spellings of which are the same destination (issue 26, address book
+ * and whitelist): EVM hex and bech32 are case-insensitive (lower-cased), base58 is case-sensitive
+ * (kept). Used to find a typed address in the address book and to refuse a second copy of one.
+ */
+export function addressKey(format: AddressFormat, address: string): string {
+  const a = address.trim();
+  if (format === 'evm') return a.toLowerCase();
+  if (format === 'bitcoin' && a.toLowerCase().startsWith('bc1')) return a.toLowerCase();
+  return a;
+}

@@ -21,6 +21,7 @@ import { inviteesQuery } from './referral.ts';
 import {
   chainRuleSchema, depositAddressQuery, depositAddressSchema, depositSchema, devDepositBody, devFastForwardBody, devReviewBody, historyQuery, historyRowSchema, withdrawalIdBody,
   withdrawalSchema, withdrawInfoQuery, withdrawInfoSchema, withdrawLockSchema, withdrawRequestBody,
+  addAddressBody, addressBookSchema, addressIdBody, limitRefusalSchema, renameAddressBody, whitelistBody,
 } from './wallet.ts';
 
 /**
@@ -110,8 +111,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
   r('get', '/api/money/deposit/address', 'money', "The caller's deposit address on a network", { ...A, query: depositAddressQuery, data: 'DepositAddress', response: depositAddressSchema }),
   r('get', '/api/money/deposits', 'money', 'Deposits, paged', { ...A, query: historyQuery, data: 'Page<Deposit>', response: pageSchema(depositSchema) }),
   r('get', '/api/money/withdraw/info', 'money', 'What the withdrawal form shows (available, min, fee, max, security, lock)', { ...A, query: withdrawInfoQuery, data: 'WithdrawInfo', response: withdrawInfoSchema }),
-  r('post', '/api/money/withdraw', 'money', 'Request a withdrawal (holds amount + fee)', { ...A, body: withdrawRequestBody, data: 'Withdrawal | WithdrawLock (code 403)', response: z.union([withdrawalSchema, withdrawLockSchema]) }),
+  r('post', '/api/money/withdraw', 'money', 'Request a withdrawal (holds amount + fee)', { ...A, body: withdrawRequestBody, data: 'Withdrawal | WithdrawLock (code 403) | LimitRefusal (daily limit, code 400)', response: z.union([withdrawalSchema, withdrawLockSchema, limitRefusalSchema]) }),
   r('post', '/api/money/withdraw/cancel', 'money', 'Cancel a pending withdrawal', { ...A, body: withdrawalIdBody, data: 'Withdrawal', response: withdrawalSchema }),
+  r('get', '/api/money/withdraw/addresses', 'money', 'The withdrawal address book and whitelist mode', { ...A, data: 'AddressBook', response: addressBookSchema }),
+  r('post', '/api/money/withdraw/addresses', 'money', 'Save a withdrawal address with a label (checked for the network; usable after 24 h while whitelist mode is on)', { ...A, body: addAddressBody, data: 'AddressBook', response: addressBookSchema }),
+  r('post', '/api/money/withdraw/addresses/rename', 'money', 'Rename a saved address', { ...A, body: renameAddressBody, data: 'AddressBook', response: addressBookSchema }),
+  r('post', '/api/money/withdraw/addresses/delete', 'money', 'Delete a saved address', { ...A, body: addressIdBody, data: 'AddressBook', response: addressBookSchema }),
+  r('post', '/api/money/withdraw/whitelist', 'money', 'Whitelist-only mode: on at once, off 24 h after the request (security mail code)', { ...A, body: whitelistBody, data: 'AddressBook', response: addressBookSchema }),
   r('get', '/api/money/withdrawals', 'money', 'Withdrawals, paged', { ...A, query: historyQuery, data: 'Page<Withdrawal>', response: pageSchema(withdrawalSchema) }),
   r('get', '/api/money/history', 'money', 'Wallet history: deposits, withdrawals, transfers', { ...A, query: historyQuery, data: 'Page<HistoryRow>', response: pageSchema(historyRowSchema) }),
   r('post', '/api/dev/money/deposit', 'dev', 'Send a simulated chain deposit (operator)', { dev: true, body: devDepositBody, data: 'Deposit', response: depositSchema }),

@@ -35,6 +35,24 @@ export const WALLET_MSG = {
   depositBelowMinimum: 'Below the minimum deposit amount: recorded, not credited',
   depositAmountInvalid: 'Please enter a deposit amount',
   userNotFound: 'No such user',
+  // Address book, whitelist-only mode and daily limit (issue 26, withdrawal safety; docs/WALLET.md).
+  labelRequired: 'Please enter a label for the address',
+  labelTooLong: 'The label can be at most 40 characters',
+  addressSaved: 'Address saved',
+  addressRenamed: 'Address renamed',
+  addressDeleted: 'Address deleted',
+  addressExists: 'This address is already in your address book',
+  addressNotFound: 'Address not found',
+  addressBookFull: 'The address book holds at most 200 addresses',
+  /** The server's refusal is in the request's language (withdrawSafetyMsg); this is its English text. */
+  notWhitelisted: 'Whitelist mode is on: withdrawals can only go to addresses in your address book',
+  /** Followed by nothing: the address row shows when it becomes usable. */
+  addressNotYetUsable: 'This address was added while whitelist mode is on: it can be used 24 hours after it was added',
+  dailyLimitExceeded: 'This withdrawal would exceed your daily withdrawal limit',
+  priceUnavailable: 'The withdrawal cannot be valued right now (no market price), please try again shortly',
+  whitelistOn: 'Whitelist mode is on',
+  whitelistOffScheduled: 'Whitelist mode will turn off 24 hours from now',
+  whitelistOffCancelled: 'Whitelist mode stays on',
 } as const;
 
 export const MONEY_COINS = ['USDT', 'BTC', 'ETH'] as const;
@@ -76,8 +94,8 @@ export function chainRule(coin: string, network: string): ChainRule | undefined 
   return CHAIN_RULES.find((r) => r.coin === coin && r.network === network);
 }
 
-const coinField = z.string({ error: WALLET_MSG.unknownCoin }).trim().toUpperCase().min(1, WALLET_MSG.unknownCoin).max(16, WALLET_MSG.unknownCoin);
-const networkField = z.string({ error: WALLET_MSG.unknownNetwork }).trim().min(1, WALLET_MSG.unknownNetwork).max(16, WALLET_MSG.unknownNetwork);
+export const coinField = z.string({ error: WALLET_MSG.unknownCoin }).trim().toUpperCase().min(1, WALLET_MSG.unknownCoin).max(16, WALLET_MSG.unknownCoin);
+export const networkField = z.string({ error: WALLET_MSG.unknownNetwork }).trim().min(1, WALLET_MSG.unknownNetwork).max(16, WALLET_MSG.unknownNetwork);
 /** Amounts: a positive plain decimal (the number rule, src/protocol/numberRule.ts). */
 const amountField = (msg: string) => decimalString(msg);
 
@@ -177,6 +195,82 @@ export const devReviewBody = z.object({
   reason: z.string().trim().max(200).optional(),
 });
 
+// ---------------------------------------------------------------- withdrawal safety (issue 26)
+
+/**
+ * Daily withdrawal limits in USDT equivalent (issue 26; docs/WALLET.md), the one place they are set:
+ * an account without verified identity (KYC) may withdraw 20 000 USDT per rolling 24 h, a verified
+ * one 1 000 000 USDT (the tiers Bybit used for its unverified / Lv.1 accounts). Counted: the amount
+ * (not the fee) of every pending, processing or completed withdrawal of the last 24 h, valued at the
+ * coin's market price now (the price convert quotes), rounded up to the USDT minor unit.
+ */
+export const DAILY_WITHDRAW_LIMIT_USDT = { unverified: '20000', verified: '1000000' } as const;
+export const DAILY_LIMIT_WINDOW_MS = 24 * 3_600_000;
+/** How long a turn-off of whitelist mode, and an address added while it is on, wait (like the password lock). */
+export const WHITELIST_DELAY_HOURS = 24;
+export const WHITELIST_DELAY_MS = WHITELIST_DELAY_HOURS * 3_600_000;
+export const ADDRESS_BOOK_MAX = 200;
+export const ADDRESS_LABEL_MAX = 40;
+
+/** One saved withdrawal address. `usable`: whether a withdrawal may go to it now under whitelist mode. */
+export const savedAddressSchema = z.object({
+  id: z.number().int(),
+  coin: z.enum(MONEY_COINS),
+  network: z.enum(NETWORKS),
+  address: z.string(),
+  label: z.string(),
+  createdAt: z.number().int(),
+  /** createdAt when whitelist mode was off at the time it was added, else createdAt + 24 h. */
+  usableAt: z.number().int(),
+  usable: z.boolean(),
+});
+export type SavedAddress = z.infer<typeof savedAddressSchema>;
+
+/** Whitelist-only mode as of the answer: `enabled` is in force now; `offAt` is a requested turn-off's time (still on until then). */
+export const whitelistSchema = z.object({ enabled: z.boolean(), offAt: z.number().int().nullable() });
+export type Whitelist = z.infer<typeof whitelistSchema>;
+
+/** GET /api/money/withdraw/addresses and every address-book change answer the whole book. */
+export const addressBookSchema = z.object({ addresses: z.array(savedAddressSchema), whitelist: whitelistSchema });
+export type AddressBook = z.infer<typeof addressBookSchema>;
+
+const labelField = z
+  .string({ error: WALLET_MSG.labelRequired })
+  .trim()
+  .min(1, WALLET_MSG.labelRequired)
+  .max(ADDRESS_LABEL_MAX, WALLET_MSG.labelTooLong);
+
+/** POST /api/money/withdraw/addresses: the address is checked for the network like a withdrawal's. */
+export const addAddressBody = z.object({
+  coin: coinField,
+  network: networkField,
+  address: z.string({ error: WALLET_MSG.addressRequired }).trim().min(1, WALLET_MSG.addressRequired).max(128, WALLET_MSG.addressInvalid),
+  label: labelField,
+});
+export type AddAddressBody = z.input<typeof addAddressBody>;
+export const renameAddressBody = z.object({ id: z.coerce.number().int().positive(), label: labelField });
+export const addressIdBody = z.object({ id: z.coerce.number().int().positive() });
+/** POST /api/money/withdraw/whitelist: on at once, off 24 h later; both need a 'security' mail code. */
+export const whitelistBody = z.object({
+  enabled: z.boolean(),
+  code: z.string({ error: WALLET_MSG.codeRequired }).trim().min(1, WALLET_MSG.codeRequired).max(12, WALLET_MSG.codeInvalid),
+});
+export type WhitelistBody = z.input<typeof whitelistBody>;
+
+/** The daily limit as the form shows it ('Daily limit: used / limit'), in USDT, and the coin's USDT price used. */
+export const dailyLimitSchema = z.object({
+  limit: z.string(),
+  used: z.string(),
+  verified: z.boolean(),
+  /** The USDT price of the form's coin the server values with ('1' for USDT); null without a market price. */
+  price: z.string().nullable(),
+});
+export type DailyLimit = z.infer<typeof dailyLimitSchema>;
+
+/** `data` of a withdrawal refused by the daily limit: the limit, what is used, and what this one is worth (USDT). */
+export const limitRefusalSchema = dailyLimitSchema.extend({ value: z.string() });
+export type LimitRefusal = z.infer<typeof limitRefusalSchema>;
+
 /** GET /api/money/withdraw/info query: the numbers the form shows before submitting. */
 export const withdrawInfoQuery = depositAddressQuery;
 export const withdrawInfoSchema = z.object({
@@ -190,6 +284,10 @@ export const withdrawInfoSchema = z.object({
   /** 'google' when an authenticator is bound, else 'email' (send a 'security' mail code). */
   security: z.enum(['google', 'email']),
   lock: withdrawLockSchema.nullable(),
+  /** The saved addresses of this coin and network (issue 26), the whitelist mode and the daily limit. */
+  addresses: z.array(savedAddressSchema),
+  whitelist: whitelistSchema,
+  limit: dailyLimitSchema,
 });
 export type WithdrawInfo = z.infer<typeof withdrawInfoSchema>;
 
@@ -243,6 +341,10 @@ export const MONEY_PATHS = {
   withdraw: '/api/money/withdraw',
   withdrawCancel: '/api/money/withdraw/cancel',
   withdrawals: '/api/money/withdrawals',
+  addresses: '/api/money/withdraw/addresses',
+  addressRename: '/api/money/withdraw/addresses/rename',
+  addressDelete: '/api/money/withdraw/addresses/delete',
+  whitelist: '/api/money/withdraw/whitelist',
   history: '/api/money/history',
   devDeposit: '/api/dev/money/deposit',
   devWithdrawals: '/api/dev/money/withdrawals',

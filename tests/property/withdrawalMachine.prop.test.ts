@@ -27,7 +27,8 @@ function info(coin: MoneyCoin, network: Network, available: string, locked: bool
   const fee = coin === 'USDT' ? '1' : '0.0002';
   const min = coin === 'USDT' ? '10' : '0.001';
   const max = (parseScaled(available) ?? 0n) > (parseScaled(fee) ?? 0n) ? String(Number(available) - Number(fee)) : '0';
-  return { coin, network, available, minWithdrawal: min, fee, max, security: 'email', lock: locked ? { reason: 'change', until: 100, leftMs: 50 } : null };
+  return { coin, network, available, minWithdrawal: min, fee, max, security: 'email', lock: locked ? { reason: 'change', until: 100, leftMs: 50 } : null,
+    addresses: [], whitelist: { enabled: false, offAt: null }, limit: { limit: '1000000', used: '0', verified: true, price: coin === 'USDT' ? '1' : '50000' } };
 }
 
 /** Valid addresses of the two networks the commands use (TRC20 base58check, Bitcoin bech32). */

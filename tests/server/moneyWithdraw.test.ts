@@ -36,7 +36,8 @@ describe('withdrawal form rules', () => {
   it('info: available, minimum, fee, max and the security kind', async () => {
     const u = await m.user('w-info@example.com');
     const r = await call<WithdrawInfo>(m.h, `${api(MONEY_PATHS.withdrawInfo)}?coin=USDT&network=TRC20`, { token: u.token });
-    expect(r.data).toEqual({ coin: 'USDT', network: 'TRC20', available: '10000.000000', minWithdrawal: '10', fee: '1', max: '9999.000000', security: 'email', lock: null });
+    expect(r.data).toEqual({ coin: 'USDT', network: 'TRC20', available: '10000.000000', minWithdrawal: '10', fee: '1', max: '9999.000000', security: 'email', lock: null,
+      addresses: [], whitelist: { enabled: false, offAt: null }, limit: { limit: '20000', used: '0', verified: false, price: '1' } });
   });
 
   it('address required and checked per network, minimum, balance, code: each with its message', async () => {

@@ -106,8 +106,11 @@ describe('ConvertScreen', () => {
   });
 });
 
+/** The address book's part of the withdrawal info (issue 26) when the account has none of it. */
+const NO_SAFETY = { addresses: [], whitelist: { enabled: false, offAt: null }, limit: { limit: '1000000', used: '0', verified: true, price: '1' } } as const satisfies Pick<WithdrawInfo, 'addresses' | 'whitelist' | 'limit'>;
+
 describe('WithdrawalScreen', () => {
-  const INFO: WithdrawInfo = { coin: 'USDT', network: 'TRC20', available: '100.000000', minWithdrawal: '10', fee: '1', max: '99.000000', security: 'email', lock: null };
+  const INFO: WithdrawInfo = { coin: 'USDT', network: 'TRC20', available: '100.000000', minWithdrawal: '10', fee: '1', max: '99.000000', security: 'email', lock: null, ...NO_SAFETY };
   const ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 
   function renderWithdrawal(info: WithdrawInfo, answer: (req: HttpRequest) => ReturnType<typeof envelope>) {
@@ -203,7 +206,7 @@ describe('WithdrawalScreen', () => {
 
 describe('WithdrawalScreen lock refusal', () => {
   it('a submit refused by the password lock re-reads the lock and shows its wording and time left', async () => {
-    const info: WithdrawInfo = { coin: 'USDT', network: 'TRC20', available: '100.000000', minWithdrawal: '10', fee: '1', max: '99.000000', security: 'google', lock: null };
+    const info: WithdrawInfo = { coin: 'USDT', network: 'TRC20', available: '100.000000', minWithdrawal: '10', fee: '1', max: '99.000000', security: 'google', lock: null, ...NO_SAFETY };
     let locked = false;
     const submits: HttpRequest[] = [];
     const h = renderAssets({
