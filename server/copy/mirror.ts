@@ -4,6 +4,8 @@ import { notional, PPB, pnl, scaled, unscaled } from '../trading/formulas.ts';
 import type { Rules } from '../trading/formulas.ts';
 import type { ExecutedFill } from '../trading/settle.ts';
 import type { CopyOrderAction, CopySkipReason } from '../../src/protocol/copy.ts';
+import type { Selectable } from 'kysely';
+import type { CopyOrdersTable } from '../db/schema.ts';
 import { closeCopyPart, openCopyPart, openingCost } from './settle.ts';
 import type { CopyCtx, CopyPositionRow, FollowRow } from './settle.ts';
 
@@ -71,17 +73,72 @@ export interface MirrorStep {
   positionId: string | null;
 }
 
+export type CopyOrderRow = Omit<Selectable<CopyOrdersTable>, 'id'>;
+
+/** The copy_orders row of one mirrored part (pure; shared with the in-memory engine). */
+export function copyOrderRow(f: FollowRow, rules: Rules, leaderOrderId: string | null, priceU: bigint, s: MirrorStep, now: number): CopyOrderRow {
+  return {
+    follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, position_id: s.positionId, leader_order_id: leaderOrderId, symbol: rules.symbol, side: s.side,
+    action: s.action, qty: unscaled(s.qtyU, rules.qtyPrecision), price: unscaled(priceU, rules.pricePrecision), fee: s.fee.toString(),
+    realized_pnl: s.realized.toString(), status: s.status, reason: s.reason, created_at: now,
+  };
+}
+
 async function record(c: CopyCtx, f: FollowRow, rules: Rules, leaderOrderId: string | null, priceU: bigint, s: MirrorStep): Promise<void> {
-  const row = await c.trx
-    .insertInto('copy_orders')
-    .values({
-      follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, position_id: s.positionId, leader_order_id: leaderOrderId, symbol: rules.symbol, side: s.side,
-      action: s.action, qty: unscaled(s.qtyU, rules.qtyPrecision), price: unscaled(priceU, rules.pricePrecision), fee: s.fee.toString(),
-      realized_pnl: s.realized.toString(), status: s.status, reason: s.reason, created_at: c.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await c.trx.insertInto('copy_orders').values(copyOrderRow(f, rules, leaderOrderId, priceU, s, c.now)).returning('id').executeTakeFirstOrThrow();
   c.t.orders.push(row.id);
+}
+
+/** The signed quantity of a copied position (+ long, - short; 0 without one). */
+export const signedQty = (pos: CopyPositionRow | null | undefined): bigint => (pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n);
+
+/**
+ * The closing part of a move from `current` to `target` (pure; shared with the in-memory engine):
+ * none, or what to close (all of it on a close or a flip, else the difference) on which side, and
+ * whether it is skipped (a partial reduction below the minimum order quantity).
+ */
+export function closeStep(current: bigint, target: bigint, min: bigint): { all: boolean; q: bigint; side: 'buy' | 'sell'; skip: boolean } | null {
+  if (current === 0n || !(target === 0n || sign(target) !== sign(current) || abs(target) < abs(current))) return null;
+  const all = target === 0n || sign(target) !== sign(current);
+  const q = all ? abs(current) : abs(current) - abs(target);
+  return { all, q, side: current > 0n ? 'sell' : 'buy', skip: !all && q < min };
+}
+
+/**
+ * The opening part of a move from `held` (after the closing part) to `target` (pure; shared with
+ * the in-memory engine): none, or the quantity on which side, capped by the follow's maximum per
+ * order, with its notional, or the reason it is skipped (below the minimum, or the follow's cash
+ * cannot pay margin + fee).
+ */
+export function openStep(
+  follow: FollowRow, rules: Rules, held: bigint, target: bigint, priceU: bigint, leverage: number, min: bigint,
+): { action: CopyOrderAction; side: 'buy' | 'sell'; want: bigint; n: bigint; skip: CopySkipReason | null } | null {
+  if (target === 0n || abs(target) <= abs(held)) return null;
+  let want = abs(target) - (sign(held) === sign(target) ? abs(held) : 0n);
+  const side = target > 0n ? 'buy' : 'sell';
+  const action: CopyOrderAction = held === 0n ? 'open' : 'add';
+  if (follow.max_per_order !== null) {
+    const cap = qtyForNotional(rules, parseMinor(follow.max_per_order), priceU);
+    if (want > cap) want = cap;
+  }
+  if (want < min || want <= 0n) return { action, side, want, n: 0n, skip: 'belowMinQty' };
+  const n = notional(rules, priceU, want);
+  const need = openingCost(rules, n, leverage);
+  if (parseMinor(follow.cash) < need.margin + need.fee) return { action, side, want, n, skip: 'insufficientMargin' };
+  return { action, side, want, n, skip: null };
+}
+
+/**
+ * When the copy's target equals what it holds (its share rounds to no change): the action of the
+ * 'belowMinQty' record, or null when there is none (the trader did not move, or reduced / closed
+ * what the copy never held: not an order of the copy at all, issue 26, Minor 17). Pure.
+ */
+export function unchangedAction(e: Pick<ExecutedFill, 'beforeU' | 'afterU'>, current: bigint): CopyOrderAction | null {
+  if (e.afterU === e.beforeU) return null;
+  // A close (afterU 0) never grows: sign(0) differs from the old side but it is not a flip.
+  const grows = abs(e.afterU) > abs(e.beforeU) || (e.afterU !== 0n && sign(e.afterU) !== sign(e.beforeU));
+  if (!grows && current === 0n) return null;
+  return grows ? (current === 0n ? 'open' : 'add') : e.afterU === 0n ? 'close' : 'reduce';
 }
 
 export function openCopyPosition(c: CopyCtx, followId: number, symbol: string, contract: 'perp' | 'std'): Promise<CopyPositionRow | undefined> {
@@ -94,42 +151,27 @@ export function openCopyPosition(c: CopyCtx, followId: number, symbol: string, c
  */
 export async function moveTo(c: CopyCtx, f: FollowRow, rules: Rules, contract: 'perp' | 'std', target: bigint, priceU: bigint, leverage: number, leaderOrderId: string | null): Promise<FollowRow> {
   let pos = (await openCopyPosition(c, f.id, rules.symbol, contract)) ?? null;
-  const current = pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n;
   const min = scaled(rules.minOrderQuantity, rules.qtyPrecision);
   let follow = f;
-  if (pos && current !== 0n && (target === 0n || sign(target) !== sign(current) || abs(target) < abs(current))) {
-    const all = target === 0n || sign(target) !== sign(current);
-    const q = all ? abs(current) : abs(current) - abs(target);
-    const side = current > 0n ? 'sell' : 'buy';
-    if (!all && q < min) {
-      await record(c, follow, rules, leaderOrderId, priceU, { action: 'reduce', side, qtyU: q, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos.id });
+  const close = pos ? closeStep(signedQty(pos), target, min) : null;
+  if (pos && close) {
+    if (close.skip) {
+      await record(c, follow, rules, leaderOrderId, priceU, { action: 'reduce', side: close.side, qtyU: close.q, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos.id });
       return follow;
     }
-    const r = await closeCopyPart(c, follow, rules, pos, q, notional(rules, priceU, q), false);
+    const r = await closeCopyPart(c, follow, rules, pos, close.q, notional(rules, priceU, close.q), false);
     follow = r.f;
-    await record(c, follow, rules, leaderOrderId, priceU, { action: all ? 'close' : 'reduce', side, qtyU: r.qtyU, status: 'filled', reason: null, fee: r.fee, realized: r.realized, positionId: pos.id });
+    await record(c, follow, rules, leaderOrderId, priceU, { action: close.all ? 'close' : 'reduce', side: close.side, qtyU: r.qtyU, status: 'filled', reason: null, fee: r.fee, realized: r.realized, positionId: pos.id });
     pos = r.pos.status === 'open' ? r.pos : null;
   }
-  const held = pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n;
-  if (target === 0n || abs(target) <= abs(held)) return follow;
-  let want = abs(target) - (sign(held) === sign(target) ? abs(held) : 0n);
-  const side = target > 0n ? 'buy' : 'sell';
-  const action: CopyOrderAction = held === 0n ? 'open' : 'add';
-  if (follow.max_per_order !== null) {
-    const cap = qtyForNotional(rules, parseMinor(follow.max_per_order), priceU);
-    if (want > cap) want = cap;
-  }
-  if (want < min || want <= 0n) {
-    await record(c, follow, rules, leaderOrderId, priceU, { action, side, qtyU: want, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos?.id ?? null });
+  const open = openStep(follow, rules, signedQty(pos), target, priceU, leverage, min);
+  if (!open) return follow;
+  const { action, side, want } = open;
+  if (open.skip !== null) {
+    await record(c, follow, rules, leaderOrderId, priceU, { action, side, qtyU: want, status: 'skipped', reason: open.skip, fee: 0n, realized: 0n, positionId: pos?.id ?? null });
     return follow;
   }
-  const n = notional(rules, priceU, want);
-  const need = openingCost(rules, n, leverage);
-  if (parseMinor(follow.cash) < need.margin + need.fee) {
-    await record(c, follow, rules, leaderOrderId, priceU, { action, side, qtyU: want, status: 'skipped', reason: 'insufficientMargin', fee: 0n, realized: 0n, positionId: pos?.id ?? null });
-    return follow;
-  }
-  const o = await openCopyPart(c, follow, rules, pos, contract, target > 0n ? 'long' : 'short', want, n, leverage);
+  const o = await openCopyPart(c, follow, rules, pos, contract, target > 0n ? 'long' : 'short', want, open.n, leverage);
   await record(c, o.f, rules, leaderOrderId, priceU, { action, side, qtyU: want, status: 'filled', reason: null, fee: o.fee, realized: 0n, positionId: o.pos.id });
   return o.f;
 }
@@ -138,19 +180,12 @@ export async function moveTo(c: CopyCtx, f: FollowRow, rules: Rules, contract: '
 export async function mirrorFill(c: CopyCtx, f: FollowRow, rules: Rules, e: ExecutedFill): Promise<FollowRow> {
   const priceU = scaled(e.price, rules.pricePrecision);
   const pos = await openCopyPosition(c, f.id, rules.symbol, e.contract);
-  const current = pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n;
+  const current = signedQty(pos);
   const target = targetQty(rules, f, current, e, priceU);
   if (target === current) {
     // The trader moved but the copy's share rounds to no change: below the minimum order quantity.
-    if (e.afterU !== e.beforeU) {
-      // A close (afterU 0) never grows: sign(0) differs from the old side but it is not a flip.
-      const grows = abs(e.afterU) > abs(e.beforeU) || (e.afterU !== 0n && sign(e.afterU) !== sign(e.beforeU));
-      // A reduction or a close the copy holds nothing of (the trader opened before the follow) is
-      // not an order of the copy at all: no record (issue 26, Minor 17).
-      if (!grows && current === 0n) return f;
-      const action: CopyOrderAction = grows ? (current === 0n ? 'open' : 'add') : e.afterU === 0n ? 'close' : 'reduce';
-      await record(c, f, rules, e.orderId, priceU, { action, side: e.side, qtyU: 0n, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos?.id ?? null });
-    }
+    const action = unchangedAction(e, current);
+    if (action !== null) await record(c, f, rules, e.orderId, priceU, { action, side: e.side, qtyU: 0n, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos?.id ?? null });
     return f;
   }
   return moveTo(c, f, rules, e.contract, target, priceU, e.leverage, e.orderId);

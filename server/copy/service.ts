@@ -16,6 +16,8 @@ import type { ExecutedFill } from '../trading/settle.ts';
 import { availableOf, balanceOf } from '../wallet/wallet.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { followEquity, mirrorFill, moveTo } from './mirror.ts';
+import type { CopyOrderRow } from './mirror.ts';
+import type { Rules } from '../trading/formulas.ts';
 import { closeCopyPart, COIN, CopySettlementError, emptyCopyTouched, fundFollow, returnCash } from './settle.ts';
 import type { CopyCtx, CopyPositionRow, CopyTouched, FollowRow } from './settle.ts';
 import { applicationDto, copyOrderDto, followDto, nicknameOf, positionDto } from './views.ts';
@@ -25,7 +27,7 @@ const bad = (msg: string, code: number = Code.badRequest): never => {
   throw new Rejection(code, msg);
 };
 
-type FollowParsed = z.output<typeof copyFollowBody>;
+export type FollowParsed = z.output<typeof copyFollowBody>;
 
 /**
  * Copy trading on top of the trading engine: every operation runs in the engine's serial queue as
@@ -86,31 +88,13 @@ export class CopyService {
   async follow(userId: number, b: FollowParsed): Promise<CopyFollow> {
     // A gateway process: the engine's queue runs it (server/broker/remoteEngine.ts).
     if (this.engine.remote) return this.engine.remote.call('copy.follow', userId, b);
-    if (b.mode === 'fixed' && b.fixedAmount !== null) {
-      const floor = await this.minFixedAmount(b.traderId);
-      if (floor !== null && toMinor(b.fixedAmount, COIN) < floor) bad(`${COPY_MSG.fixedTooSmall}${formatMinor(floor, COIN).replace(/\.?0+$/, '')} ${COIN}`);
-    }
+    if (b.mode === 'fixed' && b.fixedAmount !== null) checkFixedFloor(b.fixedAmount, await this.minFixedAmount(b.traderId));
     const row = await this.tx(async (c) => {
       const trader = await c.trx.selectFrom('copy_traders').selectAll().where('user_id', '=', b.traderId).where('status', '=', 'active').executeTakeFirst();
-      if (!trader) bad(COPY_MSG.traderNotFound, Code.notFound);
-      if (b.traderId === userId) bad(COPY_MSG.cannotFollowSelf);
       const dup = await c.trx.selectFrom('copy_follows').select('id').where('user_id', '=', userId).where('trader_id', '=', b.traderId).where('status', '=', 'active').executeTakeFirst();
-      if (dup) bad(COPY_MSG.alreadyFollowing, Code.conflict);
-      const amount = toMinor(b.amount, COIN);
-      if ((await availableOf(c.trx, userId, b.from, COIN)) < amount) bad(COPY_MSG.insufficientBalance);
-      const ratio = b.mode === 'ratio' ? (toUnits(b.ratio ?? '1', 9) ?? bad(COPY_MSG.ratioRange)) : null;
-      const f = await c.trx
-        .insertInto('copy_follows')
-        .values({
-          user_id: userId, trader_id: b.traderId, status: 'active', end_reason: null, mode: b.mode, ratio_ppb: ratio === null ? null : ratio.toString(),
-          fixed_amount: b.mode === 'fixed' && b.fixedAmount !== null ? toMinor(b.fixedAmount, COIN).toString() : null,
-          max_per_order: b.maxPerOrder === null ? null : toMinor(b.maxPerOrder, COIN).toString(),
-          stop_loss: b.stopLoss === null ? null : toMinor(b.stopLoss, COIN).toString(),
-          source_wallet: b.from, invested: amount.toString(), cash: amount.toString(), realized_pnl: '0', fees: '0', created_at: c.now, ended_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await fundFollow(c, userId, b.from, amount);
+      const values = newFollow(userId, b, { traderActive: trader !== undefined, following: dup !== undefined, available: await availableOf(c.trx, userId, b.from, COIN) }, c.now);
+      const f = await c.trx.insertInto('copy_follows').values(values).returningAll().executeTakeFirstOrThrow();
+      await fundFollow(c, userId, b.from, parseMinor(values.invested));
       c.t.follows.add(f.id);
       return f;
     });
@@ -132,16 +116,7 @@ export class CopyService {
       .where('user_id', '=', traderId)
       .groupBy('symbol')
       .execute();
-    const markets = traded.length > 0 ? traded.map((r) => ({ symbol: r.symbol, leverage: Number(r.leverage) })) : INSTRUMENTS.map((i) => ({ symbol: i.info.symbol, leverage: i.info.maxLever }));
-    let floor: bigint | null = null;
-    for (const { symbol, leverage } of markets) {
-      const rules = this.engine.rules(symbol);
-      const price = this.engine.lastPrice(symbol);
-      if (!rules || price === undefined || price <= 0 || !(leverage > 0)) continue;
-      const margin = BigInt(Math.ceil((rules.minOrderQuantity * price * 1e6) / leverage - 1e-6));
-      if (floor === null || margin < floor) floor = margin;
-    }
-    return floor;
+    return fixedFloorOf(traded.map((r) => ({ symbol: r.symbol, leverage: Number(r.leverage) })), (s) => this.engine.rules(s), (s) => this.engine.lastPrice(s));
   }
 
   /** Ends a follow: closes its copied positions at the mark (`closePositions`) or keeps them, and returns its cash. */
@@ -247,8 +222,7 @@ export class CopyService {
   private async checkStopLoss(c: CopyCtx, f: FollowRow): Promise<boolean> {
     if (f.stop_loss === null || f.status !== 'active') return false;
     const positions = await c.trx.selectFrom('copy_positions').selectAll().where('follow_id', '=', f.id).where('status', '=', 'open').execute();
-    const { equity } = followEquity(f, positions, (s) => this.engine.rules(s), (s) => this.engine.markPrice(s));
-    if (parseMinor(f.invested) - equity < parseMinor(f.stop_loss)) return false;
+    if (!stopHit(f, followEquity(f, positions, (s) => this.engine.rules(s), (s) => this.engine.markPrice(s)).equity)) return false;
     await this.endFollow(c, f, true, 'stopLoss');
     return true;
   }
@@ -334,14 +308,65 @@ export class CopyService {
 export async function liquidateCopy(c: CopyCtx, f: FollowRow, rules: NonNullable<ReturnType<TradingEngine['rules']>>, p: CopyPositionRow, markU: bigint): Promise<void> {
   const qty = parseMinor(p.qty);
   const r = await closeCopyPart(c, f, rules, p, qty, notional(rules, markU, qty), true);
-  const row = await c.trx
-    .insertInto('copy_orders')
-    .values({
-      follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, position_id: p.id, leader_order_id: null, symbol: p.symbol, side: p.side === 'long' ? 'sell' : 'buy',
-      action: 'close', qty: Number(qty) / 10 ** rules.qtyPrecision, price: Number(markU) / 10 ** rules.pricePrecision, fee: r.fee.toString(), realized_pnl: r.realized.toString(),
-      status: 'filled', reason: null, created_at: c.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await c.trx.insertInto('copy_orders').values(liquidationCopyOrder(f, rules, p, markU, r, c.now)).returning('id').executeTakeFirstOrThrow();
   c.t.orders.push(row.id);
+}
+
+/** The copy_orders row of a copied position's liquidation at the mark (pure; shared with the in-memory engine). */
+export function liquidationCopyOrder(f: FollowRow, rules: Rules, p: CopyPositionRow, markU: bigint, r: { fee: bigint; realized: bigint }, now: number): CopyOrderRow {
+  const qty = parseMinor(p.qty);
+  return {
+    follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, position_id: p.id, leader_order_id: null, symbol: p.symbol, side: p.side === 'long' ? 'sell' : 'buy',
+    action: 'close', qty: Number(qty) / 10 ** rules.qtyPrecision, price: Number(markU) / 10 ** rules.pricePrecision, fee: r.fee.toString(), realized_pnl: r.realized.toString(),
+    status: 'filled', reason: null, created_at: now,
+  };
+}
+
+/** A follow's stop is reached: its loss (invested - equity) is at least its stop-loss amount. Pure. */
+export function stopHit(f: FollowRow, equity: bigint): boolean {
+  return f.stop_loss !== null && f.status === 'active' && parseMinor(f.invested) - equity >= parseMinor(f.stop_loss);
+}
+
+/**
+ * The smallest fixed amount per order that can copy a trade (see CopyService.minFixedAmount) from
+ * the markets the trader traded with the highest leverage used there (every listed market at its
+ * highest leverage when none), the rules and last prices. Pure; shared with the in-memory engine.
+ */
+export function fixedFloorOf(traded: readonly { symbol: string; leverage: number }[], rulesOf: (s: string) => Rules | undefined, lastOf: (s: string) => number | undefined): bigint | null {
+  const markets = traded.length > 0 ? traded : INSTRUMENTS.map((i) => ({ symbol: i.info.symbol, leverage: i.info.maxLever }));
+  let floor: bigint | null = null;
+  for (const { symbol, leverage } of markets) {
+    const rules = rulesOf(symbol);
+    const price = lastOf(symbol);
+    if (!rules || price === undefined || price <= 0 || !(leverage > 0)) continue;
+    const margin = BigInt(Math.ceil((rules.minOrderQuantity * price * 1e6) / leverage - 1e-6));
+    if (floor === null || margin < floor) floor = margin;
+  }
+  return floor;
+}
+
+/** A fixed amount below the floor cannot copy any order of the trader: refused, naming the floor. */
+export function checkFixedFloor(fixedAmount: string, floor: bigint | null): void {
+  if (floor !== null && toMinor(fixedAmount, COIN) < floor) bad(`${COPY_MSG.fixedTooSmall}${formatMinor(floor, COIN).replace(/\.?0+$/, '')} ${COIN}`);
+}
+
+/**
+ * A new follow's row after the follow's refusals in the route's order (the trader is not listed,
+ * oneself, already followed, the source wallet cannot pay the amount, the ratio): pure, shared with
+ * the in-memory engine.
+ */
+export function newFollow(userId: number, b: FollowParsed, facts: { traderActive: boolean; following: boolean; available: bigint }, now: number): Omit<FollowRow, 'id'> {
+  if (!facts.traderActive) bad(COPY_MSG.traderNotFound, Code.notFound);
+  if (b.traderId === userId) bad(COPY_MSG.cannotFollowSelf);
+  if (facts.following) bad(COPY_MSG.alreadyFollowing, Code.conflict);
+  const amount = toMinor(b.amount, COIN);
+  if (facts.available < amount) bad(COPY_MSG.insufficientBalance);
+  const ratio = b.mode === 'ratio' ? (toUnits(b.ratio ?? '1', 9) ?? bad(COPY_MSG.ratioRange)) : null;
+  return {
+    user_id: userId, trader_id: b.traderId, status: 'active', end_reason: null, mode: b.mode, ratio_ppb: ratio === null ? null : ratio.toString(),
+    fixed_amount: b.mode === 'fixed' && b.fixedAmount !== null ? toMinor(b.fixedAmount, COIN).toString() : null,
+    max_per_order: b.maxPerOrder === null ? null : toMinor(b.maxPerOrder, COIN).toString(),
+    stop_loss: b.stopLoss === null ? null : toMinor(b.stopLoss, COIN).toString(),
+    source_wallet: b.from, invested: amount.toString(), cash: amount.toString(), realized_pnl: '0', fees: '0', created_at: now, ended_at: null,
+  };
 }

@@ -8,7 +8,7 @@ import type { CopyFollowsTable, CopyPositionsTable, Wallet } from '../db/schema.
 import type { AccountRef } from '../ledger/post.ts';
 import { feeOf, initialMargin } from '../trading/formulas.ts';
 import { grownPosition, settleClose, settleMove } from '../trading/settle.ts';
-import type { PostFn } from '../trading/settle.ts';
+import type { CloseSettlement, PostFn } from '../trading/settle.ts';
 import type { Rules } from '../trading/formulas.ts';
 import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
 
@@ -55,9 +55,14 @@ export interface CopyCtx {
 const mv = (c: CopyCtx, type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint, symbol?: string, inType?: LedgerType): Promise<void> =>
   settleMove({ trx: c.trx, now: c.now, touched: c.t.balances }, type, from, to, amount, { ...(symbol ? { symbol } : {}), ...(inType ? { inType } : {}) }, (m) => new CopySettlementError(m));
 
-const user = (userId: number, wallet: Wallet = COPY) => ({ userId, wallet });
-const escrow = { userId: ESCROW_ACCOUNT_ID, wallet: COPY };
-const system = { userId: SYSTEM_ACCOUNT_ID, wallet: COPY };
+const user = (userId: number, wallet: Wallet = COPY): AccountRef => ({ userId, wallet });
+const escrow: AccountRef = { userId: ESCROW_ACCOUNT_ID, wallet: COPY };
+const system: AccountRef = { userId: SYSTEM_ACCOUNT_ID, wallet: COPY };
+
+/** The accounts a follower's copy postings move between (their copy wallet, the escrow's, the system's). */
+export function copyAccounts(userId: number): { user: AccountRef; escrow: AccountRef; system: AccountRef } {
+  return { user: user(userId), escrow, system };
+}
 
 /** Writes the follow's cash / realized / fees after a money change. */
 async function saveFollow(c: CopyCtx, f: FollowRow): Promise<void> {
@@ -95,23 +100,62 @@ export function openingCost(rules: Rules, n: bigint, leverage: number): { margin
 export async function openCopyPart(
   c: CopyCtx, f: FollowRow, rules: Rules, existing: CopyPositionRow | null, contract: 'perp' | 'std', side: 'long' | 'short', qtyU: bigint, n: bigint, leverage: number,
 ): Promise<{ f: FollowRow; pos: CopyPositionRow; fee: bigint }> {
-  const { margin, fee } = openingCost(rules, n, leverage);
-  await mv(c, 'CONTRACT_OPEN', user(f.user_id), escrow, margin, rules.symbol);
-  await mv(c, 'CONTRACT_OPEN_FEE', user(f.user_id), system, fee, rules.symbol);
-  const nf: FollowRow = { ...f, cash: (parseMinor(f.cash) - margin - fee).toString(), fees: (parseMinor(f.fees) + fee).toString() };
-  await saveFollow(c, nf);
-  let pos: CopyPositionRow;
+  const o = openedCopy(f, rules, existing, contract, side, qtyU, n, leverage, c.now, existing ? existing.id : newCopyPositionId(c.now));
+  await mv(c, 'CONTRACT_OPEN', user(f.user_id), escrow, o.margin, rules.symbol);
+  await mv(c, 'CONTRACT_OPEN_FEE', user(f.user_id), system, o.fee, rules.symbol);
+  await saveFollow(c, o.f);
+  const pos = o.pos;
   if (existing) {
-    pos = grownPosition(existing, qtyU, n, margin, leverage, c.now);
     await c.trx.updateTable('copy_positions').set({ qty: pos.qty, cost: pos.cost, margin: pos.margin, leverage, updated_at: c.now }).where('id', '=', pos.id).execute();
   } else {
-    pos = {
-      id: newCopyPositionId(c.now), follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, symbol: rules.symbol, contract, side,
-      qty: qtyU.toString(), cost: n.toString(), margin: margin.toString(), leverage, status: 'open', realized_pnl: '0', opened_at: c.now, updated_at: c.now, closed_at: null,
-    };
     await c.trx.insertInto('copy_positions').values(pos).execute();
   }
-  return { f: nf, pos, fee };
+  return { f: o.f, pos, fee: o.fee };
+}
+
+/**
+ * What a copied opening part of notional `n` books (pure; shared with the in-memory engine,
+ * server/engine/apply.ts): its margin and fee (CONTRACT_OPEN, CONTRACT_OPEN_FEE from the copy
+ * wallet), the follow with its cash and fees after them, the position grown or opened as `id`.
+ */
+export function openedCopy(
+  f: FollowRow, rules: Rules, existing: CopyPositionRow | null, contract: 'perp' | 'std', side: 'long' | 'short', qtyU: bigint, n: bigint, leverage: number, now: number, id: string,
+): { f: FollowRow; pos: CopyPositionRow; margin: bigint; fee: bigint } {
+  const { margin, fee } = openingCost(rules, n, leverage);
+  const nf: FollowRow = { ...f, cash: (parseMinor(f.cash) - margin - fee).toString(), fees: (parseMinor(f.fees) + fee).toString() };
+  const pos: CopyPositionRow = existing
+    ? grownPosition(existing, qtyU, n, margin, leverage, now)
+    : {
+        id, follow_id: f.id, user_id: f.user_id, trader_id: f.trader_id, symbol: rules.symbol, contract, side,
+        qty: qtyU.toString(), cost: n.toString(), margin: margin.toString(), leverage, status: 'open', realized_pnl: '0', opened_at: now, updated_at: now, closed_at: null,
+      };
+  return { f: nf, pos, margin, fee };
+}
+
+/** A copied position pays its closing fee out of its follow's cash (after the margin part and PnL came back). */
+export const copyCloseBudget = (f: FollowRow) => (part: bigint, pnl: bigint): bigint => parseMinor(f.cash) + part + pnl;
+
+/**
+ * The follow and the position after a copied closing part booked `plan` (pure; shared with the
+ * in-memory engine): the cash back (margin part + PnL - fee), realized and fees added, the
+ * position shrunk or closed (liquidated).
+ */
+export function closedCopy(f: FollowRow, pos: CopyPositionRow, plan: CloseSettlement, liquidation: boolean, now: number): { f: FollowRow; pos: CopyPositionRow } {
+  const { qty, qtyU, cost, costPart, margin, marginPart, realized, fee } = plan;
+  const remaining = qty - qtyU;
+  const next: CopyPositionRow = {
+    ...pos,
+    qty: remaining.toString(),
+    cost: (cost - costPart).toString(),
+    margin: (margin - marginPart).toString(),
+    realized_pnl: (parseMinor(pos.realized_pnl) + realized).toString(),
+    status: remaining === 0n ? (liquidation ? 'liquidated' : 'closed') : 'open',
+    updated_at: now,
+    closed_at: remaining === 0n ? now : null,
+  };
+  const cash = parseMinor(f.cash) + marginPart + realized - fee;
+  const nf: FollowRow = { ...f, cash: cash.toString(), realized_pnl: (parseMinor(f.realized_pnl) + realized).toString(), fees: (parseMinor(f.fees) + fee).toString() };
+  return { f: nf, pos: next };
 }
 
 /**
@@ -123,29 +167,16 @@ export async function closeCopyPart(
   c: CopyCtx, f: FollowRow, rules: Rules, pos: CopyPositionRow, qtyWanted: bigint, n: bigint, liquidation: boolean,
 ): Promise<{ f: FollowRow; pos: CopyPositionRow; realized: bigint; fee: bigint; qtyU: bigint }> {
   const post: PostFn = (type, from, to, amount) => mv(c, type, from, to, amount, pos.symbol);
-  const { qty, qtyU, cost, costPart, margin, marginPart, realized, fee } = await settleClose(
-    post, { user: user(f.user_id), escrow, system }, pos, qtyWanted, n, rules.closingFeeRatio, liquidation,
-    // A copied position pays its closing fee out of its follow's cash (after the margin part and PnL came back).
-    { budget: (part, pnl) => parseMinor(f.cash) + part + pnl },
-  );
-  const cash = parseMinor(f.cash) + marginPart + realized - fee;
-  const remaining = qty - qtyU;
-  const next: CopyPositionRow = {
-    ...pos,
-    qty: remaining.toString(),
-    cost: (cost - costPart).toString(),
-    margin: (margin - marginPart).toString(),
-    realized_pnl: (parseMinor(pos.realized_pnl) + realized).toString(),
-    status: remaining === 0n ? (liquidation ? 'liquidated' : 'closed') : 'open',
-    updated_at: c.now,
-    closed_at: remaining === 0n ? c.now : null,
-  };
+  const plan = await settleClose(post, copyAccounts(f.user_id), pos, qtyWanted, n, rules.closingFeeRatio, liquidation, { budget: copyCloseBudget(f) });
+  const { realized, fee, qtyU } = plan;
+  const closed = closedCopy(f, pos, plan, liquidation, c.now);
+  const next = closed.pos;
   await c.trx
     .updateTable('copy_positions')
     .set({ qty: next.qty, cost: next.cost, margin: next.margin, realized_pnl: next.realized_pnl, status: next.status, updated_at: c.now, closed_at: next.closed_at })
     .where('id', '=', pos.id)
     .execute();
-  let nf: FollowRow = { ...f, cash: cash.toString(), realized_pnl: (parseMinor(f.realized_pnl) + realized).toString(), fees: (parseMinor(f.fees) + fee).toString() };
+  let nf = closed.f;
   await saveFollow(c, nf);
   if (nf.status === 'ended') nf = await returnCash(c, nf);
   return { f: nf, pos: next, realized, fee, qtyU };
