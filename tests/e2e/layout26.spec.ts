@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { axeSerious } from './axe.ts';
 
 /**
  * Issue 26, the cosmetics measured in the browser (built app, real server) at 1440x900 and
@@ -14,6 +15,28 @@ async function box(l: Locator): Promise<Box> {
   const b = await l.boundingBox();
   if (b === null) throw new Error('element has no box (not rendered)');
   return b;
+}
+
+/** `inner` lies inside `outer` (0.5 px of rounding allowed). */
+function inside(inner: Box, outer: Box): boolean {
+  return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+}
+
+async function api<T>(page: Page, token: string, path: string, body?: unknown): Promise<T> {
+  const headers = { Authorization: token };
+  const res = body === undefined ? await page.request.get(`/api${path}`, { headers }) : await page.request.post(`/api${path}`, { headers, data: body });
+  const env = (await res.json()) as { code: number; msg: string; data: T };
+  if (env.code !== 200) throw new Error(`${path}: ${env.msg}`);
+  return env.data;
+}
+
+/** A 10x long of 0.02 BTC with a TP and an SL set, so the positions table shows every figure. */
+async function positionWithTpSl(page: Page, token: string): Promise<void> {
+  await api(page, token, '/trade/order', { clientOrderId: `l26-${Date.now().toString(36)}`, symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: '0.02', leverage: 10 });
+  const list = await api<{ id: string; markPrice: number }[] | { list: { id: string; markPrice: number }[] }>(page, token, '/trade/positions?contract=perp');
+  const pos = (Array.isArray(list) ? list : list.list)[0];
+  if (!pos) throw new Error('no position');
+  await api(page, token, '/trade/position/tpsl', { positionId: pos.id, tp: String(Math.ceil(pos.markPrice * 1.2)), sl: String(Math.floor(pos.markPrice * 0.8)) });
 }
 
 async function signedIn(page: Page, tag: string, theme: 'dark' | 'light' = 'dark'): Promise<string> {
@@ -38,3 +61,52 @@ for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
     });
   });
 }
+
+test.describe('issue 26 layout at 1440x900', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  for (const lang of ['en', 'jp'] as const) {
+    test(`the positions table (TP/SL set) fits the panel and its Actions show whole (${lang})`, async ({ page }) => {
+      const token = await signedIn(page, 'l26pos');
+      await positionWithTpSl(page, token);
+      await presetStorage(page, { lang });
+      await page.goto('/mFutures/BTCUSDT');
+      const row = page.getByTestId('position-row');
+      await expect(row).toHaveCount(1);
+      await expect(row.getByTestId('position-tpsl')).not.toContainText('--');
+      const region = page.locator('.rf-at-body');
+      const visible = await box(region);
+      const buttons = row.locator('.rf-at-actions button');
+      await expect(buttons).toHaveCount(3);
+      for (const b of await buttons.all()) expect(inside(await box(b), visible), await b.innerText()).toBe(true);
+      const { scroll, client } = await region.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(scroll, 'the positions table scrolls sideways').toBeLessThanOrEqual(client);
+    });
+  }
+});
+
+test.describe('issue 26 layout at 390x844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+
+  test("the trade screen's Buy / Sell bar shows on the first screen, above the app's bottom bar", async ({ page }) => {
+    await signedIn(page, 'l26bar');
+    await page.goto('/mFutures/BTCUSDT');
+    await expect(page.getByTestId('last-price')).not.toHaveText('--');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const nav = await box(page.getByTestId('bottom-bar'));
+    for (const side of ['buy', 'sell'] as const) {
+      const b = page.getByTestId(`trade-bar-${side}`);
+      const r = await box(b);
+      expect(inside(r, { x: 0, y: 0, width: 390, height: 844 }), `${side} in the viewport`).toBe(true);
+      expect(r.y + r.height, `${side} above the bottom bar`).toBeLessThanOrEqual(nav.y + 0.5);
+      // Nothing covers it: the element at its centre is the button (or inside it).
+      const onTop = await b.evaluate((el) => {
+        const rect = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+        return hit !== null && el.contains(hit);
+      });
+      expect(onTop, `${side} is not covered`).toBe(true);
+    }
+    expect(await axeSerious(page)).toEqual([]);
+  });
+});

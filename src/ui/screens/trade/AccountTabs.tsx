@@ -87,7 +87,7 @@ export function AccountTabs({
   const sideCls = (p: Position) => (p.side === 'long' ? 'rf-up' : 'rf-down');
   const positionTitle = (p: Position) => (
     <>
-      <strong>{p.symbol}</strong> <span className={sideCls(p)}>{t(p.side)} {p.leverage}x</span>
+      <strong>{p.symbol}</strong> <span className={`rf-at-side ${sideCls(p)}`}>{t(p.side)} {p.leverage}x</span>
     </>
   );
   /** A position's figures, drawn as table cells on wide screens and as labelled card fields on phones. */
@@ -190,7 +190,9 @@ export function AccountTabs({
             <thead>
               <tr>
                 {['symbol', ...POSITION_COLS, 'actions'].map((c) => (
-                  <th key={c}>{t(`col_${c}`)}</th>
+                  <th key={c} className={c === 'actions' ? 'rf-at-actions' : undefined}>
+                    {t(`col_${c}`)}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -198,13 +200,15 @@ export function AccountTabs({
               {empty(account.positions.length, POSITION_COLS.length + 2)}
               {account.positions.map((p) => (
                 <tr key={p.id} data-testid="position-row">
-                  <td>{positionTitle(p)}</td>
+                  <td className="rf-at-symbol">{positionTitle(p)}</td>
                   {positionCells(p).map((c) => (
                     <td key={c.col} className={c.cls} data-testid={c.testId}>
                       {c.value}
                     </td>
                   ))}
-                  <td className="rf-at-actions">{positionActions(p)}</td>
+                  <td className="rf-at-actions">
+                    <div className="rf-at-actions__row">{positionActions(p)}</div>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -244,7 +248,9 @@ export function AccountTabs({
             <thead>
               <tr>
                 {['time', 'symbol', 'type', 'side', 'trigger', 'price', 'amount', 'filled', 'actions'].map((c) => (
-                  <th key={c}>{t(`col_${c}`)}</th>
+                  <th key={c} className={c === 'actions' ? 'rf-at-actions' : undefined}>
+                    {t(`col_${c}`)}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -261,14 +267,16 @@ export function AccountTabs({
                   <td className="rf-num">{formatNumber(o.qty, qp(o.symbol))}</td>
                   <td className="rf-num">{formatNumber(o.executedQty, qp(o.symbol))}</td>
                   <td className="rf-at-actions">
-                    {orderEdits(o) !== null && (
-                      <Button size="sm" variant="secondary" onClick={() => setEditOrderId(o.id)}>
-                        {t('positions:editOrder')}
+                    <div className="rf-at-actions__row">
+                      {orderEdits(o) !== null && (
+                        <Button size="sm" variant="secondary" onClick={() => setEditOrderId(o.id)}>
+                          {t('positions:editOrder')}
+                        </Button>
+                      )}
+                      <Button size="sm" variant="secondary" onClick={() => act(account.api.cancelOrder(o.id), () => t('st_canceled'))}>
+                        {t('cancelOrder')}
                       </Button>
-                    )}
-                    <Button size="sm" variant="secondary" onClick={() => act(account.api.cancelOrder(o.id), () => t('st_canceled'))}>
-                      {t('cancelOrder')}
-                    </Button>
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { KLINE_INTERVALS, type ContractKind, type KlineInterval } from '../../../protocol/market.ts';
 import { oneOf, useViewState } from '../../hooks/useViewState.ts';
 import { selectDepthChart } from '../../../streams/orderBookSelectors.ts';
@@ -19,6 +19,7 @@ import { OrderPanel } from './OrderPanel.tsx';
 import { DesktopTradeLayout } from './DesktopTradeLayout.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { TradeHeader } from './TradeHeader.tsx';
+import { UnknownPair } from './UnknownPair.tsx';
 import { useTradeMarket } from './useTradeMarket.ts';
 import { useTradingAccount } from './useTradingAccount.ts';
 import './trade.css';
@@ -112,12 +113,7 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   const symbolsList = useMemo(() => market.symbols ?? [], [market.symbols]);
 
   if (market.symbols && !info) {
-    return (
-      <div className="rf-trade rf-trade--missing">
-        <p>{t('unknownPair', { pair: symbol })}</p>
-        <Link to={`${TRADE_BASE[contract]}/BTCUSDT`}>BTCUSDT</Link>
-      </div>
-    );
+    return <UnknownPair pair={symbol} contract={contract} symbols={market.symbols} base={TRADE_BASE[contract]} />;
   }
   const pp = info?.pricePrecision ?? 2;
   const qp = info?.qtyPrecision ?? 3;
