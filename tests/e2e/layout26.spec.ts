@@ -83,10 +83,45 @@ test.describe('issue 26 layout at 1440x900', () => {
       expect(scroll, 'the positions table scrolls sideways').toBeLessThanOrEqual(client);
     });
   }
+
+  test("the copy list's sparklines span their card; the dashboard's copy labels stay on one line", async ({ page }) => {
+    await signedIn(page, 'l26copy');
+    await page.goto('/copy');
+    const card = page.locator('.cp-trader').first();
+    await expect(card).toBeVisible();
+    const spark = await box(card.locator('svg.cp-spark'));
+    const padding = await card.evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft) + parseFloat(getComputedStyle(el).paddingRight));
+    expect(spark.width).toBeGreaterThanOrEqual((await box(card)).width - padding - 3);
+    await page.goto('/my/dashboard');
+    const labels = page.getByTestId('dash-copy').locator('dt');
+    await expect(labels).toHaveCount(3);
+    for (const dt of await labels.all()) {
+      const lineHeight = await dt.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5);
+      expect((await box(dt)).height, await dt.innerText()).toBeLessThan(lineHeight * 1.5);
+    }
+  });
 });
 
 test.describe('issue 26 layout at 390x844', () => {
   test.use({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+
+  test('the dashboard keeps Deposit, Withdraw and Transfer inside their card', async ({ page }) => {
+    await signedIn(page, 'l26dash', 'light');
+    await page.goto('/my/dashboard');
+    const card = page.locator('.dash-assets');
+    await expect(page.getByTestId('dash-total')).not.toHaveText('—');
+    // The card's content box: a button running into the padding pokes out of the card's layout.
+    const border = await box(card);
+    const pad = await card.evaluate((el) => {
+      const cs = getComputedStyle(el);
+      return { l: parseFloat(cs.paddingLeft) + parseFloat(cs.borderLeftWidth), r: parseFloat(cs.paddingRight) + parseFloat(cs.borderRightWidth) };
+    });
+    const outer = { ...border, x: border.x + pad.l, width: border.width - pad.l - pad.r };
+    for (const name of ['Deposit', 'Withdraw', 'Transfer']) {
+      const b = card.getByRole(name === 'Transfer' ? 'button' : 'link', { name, exact: true });
+      expect(inside(await box(b), outer), name).toBe(true);
+    }
+  });
 
   test("the trade screen's Buy / Sell bar shows on the first screen, above the app's bottom bar", async ({ page }) => {
     await signedIn(page, 'l26bar');

@@ -1,8 +1,12 @@
 // @vitest-environment jsdom
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { envelope } from '../../../src/ports/fakes.ts';
+import type { CopyTrader } from '../../../src/protocol/copy.ts';
+import { CopyScreen } from '../../../src/ui/screens/copy/CopyScreen.tsx';
+import { DashboardScreen } from '../../../src/ui/screens/dashboard/DashboardScreen.tsx';
 import { MFuturesScreen } from '../../../src/ui/screens/trade/TradeScreen.tsx';
-import { installClickClock } from './assetsHarness.tsx';
+import { installClickClock, renderAssets } from './assetsHarness.tsx';
 import { renderMarketScreen } from './marketHarness.tsx';
 
 /**
@@ -13,6 +17,34 @@ import { renderMarketScreen } from './marketHarness.tsx';
  */
 
 installClickClock();
+
+const EMPTY_PAGE = { list: [], total: 0, page: 1, pageSize: 10 };
+
+const TRADER: CopyTrader = {
+  id: 9_000_001, nickname: 'Aurora Quant', bio: 'Trend', simulated: true, roi7: '1.20', roi30: '1.20', roi90: '1.20', pnl7: '120.000000', pnl30: '120.000000', pnl90: '120.000000',
+  winRate: '50.00', followers: 0, aum: '0.000000', series: ['0.000000', '-3.000000', '12.500000'], seriesTimes: [1, 2, 3], historyDays: 1, since: 1,
+};
+
+describe('/copy', () => {
+  it('says there are no copied orders yet, and the sparkline spans its card', async () => {
+    const h = renderAssets({
+      path: '/copy',
+      screen: <CopyScreen />,
+      script: (http) => {
+        http.on('GET', '/copy/traders', envelope(200, 'success', [TRADER]));
+        http.on('GET', '/copy/follows', envelope(200, 'success', []));
+        http.on('GET', '/copy/positions', envelope(200, 'success', []));
+        http.on('GET', '/copy/orders', envelope(200, 'success', EMPTY_PAGE));
+        http.on('GET', '/copy/apply', envelope(200, 'success', null));
+      },
+    });
+    expect((await screen.findByTestId('cp-my-orders-empty')).textContent).toBe('No copied orders yet. Each order the trader places is listed here, copied or skipped with the reason.');
+    const chart = within(await screen.findByTestId(`cp-trader-${TRADER.id}`)).getByRole('img', { name: /Aurora Quant/ });
+    // As wide as the card (it was a fixed 120 px, a third of it).
+    expect(chart.getAttribute('width')).toBe('100%');
+    h.core.stop();
+  });
+});
 
 describe('a trade URL with an unknown pair', () => {
   it('is a page with a heading, what happened, the market list and listed pairs', async () => {
@@ -26,6 +58,28 @@ describe('a trade URL with an unknown pair', () => {
     for (const a of listed) expect(a.getAttribute('href')).toBe(`/mFutures/${a.textContent}`);
     // Only pairs of this contract: SPXUSDT is a standard-futures pair in the fixtures.
     expect(listed.map((a) => a.textContent)).not.toContain('SPXUSDT');
+    h.core.stop();
+  });
+});
+
+describe('/my/dashboard', () => {
+  it('titles every card with the one card title style', async () => {
+    const summary = { dayStart: 0, todayRealizedPnl: '0.000000', todayFees: '0.000000', todayTrades: 0, usableVouchers: 2, demoCredit: '20000.000000' };
+    const h = renderAssets({
+      path: '/my/dashboard',
+      screen: <DashboardScreen />,
+      script: (http) => {
+        http.on('GET', '/dashboard/summary', envelope(200, 'success', summary));
+        http.on('GET', '/trade/orders/history', envelope(200, 'success', { list: [], total: 0, page: 1, pageSize: 5 }));
+      },
+    });
+    await screen.findByTestId('dash-demo-credit');
+    const cards = [screen.getByTestId('dash-demo-credit'), ...screen.getByRole('group', { name: 'At a glance' }).querySelectorAll(':scope > section')];
+    expect(cards.length).toBe(6);
+    for (const card of cards) {
+      const title = card.querySelector('h2');
+      expect(title?.className, title?.textContent ?? '').toBe('acct-card__title');
+    }
     h.core.stop();
   });
 });

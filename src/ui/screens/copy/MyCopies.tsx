@@ -106,7 +106,9 @@ export function MyCopies({ sendUnfollow }: { sendUnfollow: ScreenSend<typeof unf
         </div>
       )}
       <h3>{t('recentOrders')}</h3>
-      {os.length === 0 ? null : (
+      {os.length === 0 ? (
+        <p className="cp-muted" data-testid="cp-my-orders-empty">{t('noMyOrders')}</p>
+      ) : (
         <ul className="cp-orders" data-testid="cp-my-orders">
           {os.map((o) => (
             <li key={o.id} className={o.status === 'skipped' ? 'is-skipped' : ''}>

@@ -21,7 +21,7 @@ export function TraderCard({ trader, copying, onCopy }: { trader: CopyTrader; co
         <span className="cp-muted cp-small">{t('roi30')}</span>
         <b className={`rf-num ${trendClass(trader.roi30)}`}>{pct(trader.roi30)}</b>
       </div>
-      <Sparkline series={trader.series} label={t('chartLabel', { name: trader.nickname })} />
+      <Sparkline series={trader.series} label={t('chartLabel', { name: trader.nickname })} width={240} height={40} fluid />
       <dl className="cp-stats">
         <div><dt>{t('pnl30')}</dt><dd className={`rf-num ${trendClass(trader.pnl30)}`}>{signedUsdt(trader.pnl30)}</dd></div>
         <div><dt>{t('winRate')}</dt><dd className="rf-num">{Number(trader.winRate).toFixed(2)}%</dd></div>

@@ -104,7 +104,7 @@ export function DashboardScreen() {
           <WalletActions onTransfer={() => setTransfer({ from: 'fund', to: 'perp', coin: 'USDT' })} />
         </div>
         <div className="dash-split">
-          <h2 className="dash-card__title">{td('byWallet')}</h2>
+          <h2 className="dash-split__title">{td('byWallet')}</h2>
           <ul className="dash-split__list" data-testid="dash-wallets">
             {wallets.map((w) => (
               <li key={w.wallet}>
@@ -119,7 +119,7 @@ export function DashboardScreen() {
       </section>
       {summary.status === 'ready' && summary.data.demoCredit ? (
         <section className="acct-card dash-demo" role="note" aria-labelledby="dash-demo-title" data-testid="dash-demo-credit">
-          <h2 id="dash-demo-title" className="dash-card__title">
+          <h2 id="dash-demo-title" className="acct-card__title">
             {td('demoTitle')}
           </h2>
           <p className="acct-muted">{td('demoText', { amount: formatBalance(summary.data.demoCredit, 'USDT') })}</p>

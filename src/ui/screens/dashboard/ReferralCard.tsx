@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatStatement } from '../../../format/number.ts';
 import { useReferralSummary } from '../rebate/useReferral.ts';
-import '../rebate/rebate.css';
+import './dashboard.css';
 
 /**
  * The dashboard's referral card (issue 15): total and yesterday's rebate earnings and the number
@@ -14,16 +14,17 @@ export function ReferralCard() {
   const load = useReferralSummary();
   const s = load.status === 'ready' ? load.data : null;
   return (
-    <section className="acct-card rb-card" aria-labelledby="dash-referral-title" data-testid="dash-referral">
-      <div>
-        <h2 className="acct-card__title" id="dash-referral-title">{t('cardTitle')}</h2>
-        <div className="rb-card__figures">
-          <b className="rb-stat__value rf-num" data-testid="dash-referral-total">{s ? `${formatStatement(s.totalEarnings, s.coin)} ${s.coin}` : '—'}</b>
-          <span className="acct-muted">{s ? t('cardYesterday', { amount: formatStatement(s.yesterdayEarnings, s.coin), coin: s.coin }) : null}</span>
-          <span className="acct-muted">{s ? t('cardInvited', { n: s.totalInvited }) : null}</span>
-        </div>
-      </div>
-      <Link className="acct-link" to="/my/rebate">
+    <section className="acct-card dash-card" aria-labelledby="dash-referral-title" data-testid="dash-referral">
+      <h2 className="acct-card__title" id="dash-referral-title">{t('cardTitle')}</h2>
+      <p className="dash-card__value rf-num" data-testid="dash-referral-total">{s ? `${formatStatement(s.totalEarnings, s.coin)} ${s.coin}` : '—'}</p>
+      {s ? (
+        <p className="acct-muted dash-card__sub">
+          {t('cardYesterday', { amount: formatStatement(s.yesterdayEarnings, s.coin), coin: s.coin })}
+          <br />
+          {t('cardInvited', { n: s.totalInvited })}
+        </p>
+      ) : null}
+      <Link className="acct-link dash-card__link" to="/my/rebate">
         {t('cardOpen')}
       </Link>
     </section>

@@ -33,7 +33,7 @@ export function DashCard({ id, title, value, sub, to, linkLabel, tone }: {
 }) {
   return (
     <section className="acct-card dash-card" data-testid={`dash-card-${id}`} aria-labelledby={`dash-card-${id}-title`}>
-      <h2 className="dash-card__title" id={`dash-card-${id}-title`}>
+      <h2 className="acct-card__title" id={`dash-card-${id}-title`}>
         {title}
       </h2>
       <p className={`dash-card__value rf-num${tone ? ` acct-${tone}` : ''}`} data-testid={`dash-card-${id}-value`}>
