@@ -39,6 +39,14 @@ async function positionWithTpSl(page: Page, token: string): Promise<void> {
   await api(page, token, '/trade/position/tpsl', { positionId: pos.id, tp: String(Math.ceil(pos.markPrice * 1.2)), sl: String(Math.floor(pos.markPrice * 0.8)) });
 }
 
+/** Computed styles of the first element `selector` matches. */
+async function styles(page: Page, selector: string, props: readonly string[]): Promise<Record<string, string>> {
+  return page.locator(selector).first().evaluate((el, ps) => {
+    const cs = getComputedStyle(el);
+    return Object.fromEntries(ps.map((p) => [p, cs.getPropertyValue(p)]));
+  }, props);
+}
+
 async function signedIn(page: Page, tag: string, theme: 'dark' | 'light' = 'dark'): Promise<string> {
   const token = await apiSignUp(page.request, uniqueEmail(tag), 'secret123');
   await presetStorage(page, { token, theme });
@@ -83,6 +91,22 @@ test.describe('issue 26 layout at 1440x900', () => {
       expect(scroll, 'the positions table scrolls sideways').toBeLessThanOrEqual(client);
     });
   }
+
+  test("the 'Report a problem' card looks like the other cards (settings and help centre)", async ({ page }) => {
+    await signedIn(page, 'l26rep');
+    await page.goto('/my/settings/preference');
+    await expect(page.getByTestId('report-problem')).toBeVisible();
+    const CARD = ['background-color', 'border-radius', 'padding-top', 'padding-left', 'border-top-width'] as const;
+    const TITLE = ['font-size', 'font-weight', 'color', 'margin-top'] as const;
+    const card = await styles(page, '.settings-card', CARD);
+    const title = await styles(page, '.settings-card__title', TITLE);
+    expect(await styles(page, '[data-testid="report-problem"]', CARD)).toEqual(card);
+    expect(await styles(page, '[data-testid="report-problem"] h2', TITLE)).toEqual(title);
+    await page.goto('/help-center');
+    await expect(page.getByTestId('report-problem')).toBeVisible();
+    expect(await styles(page, '[data-testid="report-problem"]', CARD)).toEqual(card);
+    expect(await styles(page, '[data-testid="report-problem"] h2', TITLE)).toEqual(title);
+  });
 
   test("the copy list's sparklines span their card; the dashboard's copy labels stay on one line", async ({ page }) => {
     await signedIn(page, 'l26copy');

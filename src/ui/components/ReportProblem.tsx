@@ -63,7 +63,7 @@ export function ReportProblem({ onExport = downloadBytes }: ReportProblemProps) 
 
   return (
     <section className="rf-report-problem" aria-labelledby="rf-report-problem-title" data-testid="report-problem">
-      <h2 id="rf-report-problem-title">{t('reportTitle')}</h2>
+      <h2 id="rf-report-problem-title" className="rf-report-problem__title">{t('reportTitle')}</h2>
       <p>{t('reportText')}</p>
       <p className="rf-report-problem__privacy">{t('reportPrivacy')}</p>
       <button type="button" className="rf-btn rf-btn--primary rf-btn--md" onClick={exportBundle}>

@@ -5,6 +5,7 @@ import { envelope } from '../../../src/ports/fakes.ts';
 import type { CopyTrader } from '../../../src/protocol/copy.ts';
 import { CopyScreen } from '../../../src/ui/screens/copy/CopyScreen.tsx';
 import { DashboardScreen } from '../../../src/ui/screens/dashboard/DashboardScreen.tsx';
+import { HelpCenterScreen } from '../../../src/ui/screens/help-center/HelpCenterScreen.tsx';
 import { MFuturesScreen } from '../../../src/ui/screens/trade/TradeScreen.tsx';
 import { installClickClock, renderAssets } from './assetsHarness.tsx';
 import { renderMarketScreen } from './marketHarness.tsx';
@@ -42,6 +43,39 @@ describe('/copy', () => {
     const chart = within(await screen.findByTestId(`cp-trader-${TRADER.id}`)).getByRole('img', { name: /Aurora Quant/ });
     // As wide as the card (it was a fixed 120 px, a third of it).
     expect(chart.getAttribute('width')).toBe('100%');
+    h.core.stop();
+  });
+});
+
+describe('help search', () => {
+  function search(q: string, hits: { id: number; categoryId: number; title: string; excerpt: string }[]) {
+    return renderAssets({
+      path: '/help-center',
+      url: `/help-center?q=${encodeURIComponent(q)}`,
+      screen: <HelpCenterScreen />,
+      script: (http) => {
+        http.on('GET', '/help/categories', envelope(200, 'success', []));
+        http.on('GET', '/help/search', envelope(200, 'success', { list: hits, total: hits.length }));
+      },
+    });
+  }
+
+  it('marks every occurrence of the term in titles and excerpts, whatever its case', async () => {
+    const h = search('fee', [{ id: 8, categoryId: 21, title: 'Fees', excerpt: 'Trading fees: a taker FEE and a maker fee.' }]);
+    const hit = await screen.findByTestId('help-hit');
+    const marks = [...hit.querySelectorAll('mark')].map((m) => m.textContent);
+    expect(marks).toEqual(['Fee', 'fee', 'FEE', 'fee']);
+    expect(within(hit).getByRole('link').textContent).toBe('Fees');
+    expect(hit.querySelector('p')?.textContent).toBe('Trading fees: a taker FEE and a maker fee.');
+    h.core.stop();
+  });
+
+  it("marks the user's text literally and never turns it into HTML", async () => {
+    const h = search('<b>a.c', [{ id: 9, categoryId: 21, title: 'Tags', excerpt: 'abc <b>a.c</b> and <b>abc' }]);
+    const hit = await screen.findByTestId('help-hit');
+    expect([...hit.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['<b>a.c']);
+    expect(hit.querySelector('b')).toBeNull();
+    expect(hit.querySelector('p')?.textContent).toBe('abc <b>a.c</b> and <b>abc');
     h.core.stop();
   });
 });

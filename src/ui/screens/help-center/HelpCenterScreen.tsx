@@ -2,10 +2,20 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ReportProblem } from '../../components/ReportProblem.tsx';
 import { HelpSearchForm } from './HelpSearchForm.tsx';
+import { highlightParts } from './highlight.ts';
 import { useHelpCategories, useHelpSearch } from './useHelp.ts';
 import './helpCenter.css';
 
-/** Search hits for `q` (a server-side search in the user's language). */
+/** `text` with each occurrence of the searched term in a <mark> (issue 26): React text nodes, never HTML. */
+function Highlighted({ text, q }: { text: string; q: string }) {
+  return (
+    <>
+      {highlightParts(text, q).map((p, i) => (p.hit ? <mark key={i} className="rf-help-hit">{p.text}</mark> : p.text))}
+    </>
+  );
+}
+
+/** Search hits for `q` (a server-side search in the user's language), the term marked in each. */
 function SearchResults({ q }: { q: string }) {
   const { t } = useTranslation('help');
   const load = useHelpSearch(q);
@@ -28,8 +38,12 @@ function SearchResults({ q }: { q: string }) {
           <ul className="rf-help-list">
             {load.data.list.map((hit) => (
               <li key={hit.id} data-testid="help-hit">
-                <Link to={`/help-detail/${hit.id}`}>{hit.title}</Link>
-                <p>{hit.excerpt}</p>
+                <Link to={`/help-detail/${hit.id}`}>
+                  <Highlighted text={hit.title} q={q} />
+                </Link>
+                <p>
+                  <Highlighted text={hit.excerpt} q={q} />
+                </p>
               </li>
             ))}
           </ul>
