@@ -67,6 +67,25 @@ for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
       // The fields of the form are 14 px apart (.auth-field) plus the form's 4 px gap; it was 4 px.
       expect(next.y - (received.y + received.height)).toBeGreaterThanOrEqual(14);
     });
+
+    test("a toast's close button lies inside the toast, at its right edge and vertically centred", async ({ page }) => {
+      await signedIn(page, 'l26toast');
+      await page.goto('/my/dashboard');
+      // Copying the UID toasts (copied, or the clipboard's refusal): any toast has the close button.
+      await page.getByRole('button', { name: 'UID' }).click();
+      const toast = page.locator('[data-sonner-toast]').first();
+      await expect(toast).toBeVisible();
+      const close = toast.locator('[data-close-button]');
+      await expect(close).toBeVisible();
+      // Measured once sonner's entry animation (0.4 s of transform and height) is over.
+      await expect.poll(async () => (await toast.getAttribute('data-mounted')) === 'true' && (await toast.evaluate((el) => el.getAnimations({ subtree: true }).length)) === 0).toBe(true);
+      const t = await box(toast);
+      const c = await box(close);
+      expect(inside(c, t), `close ${JSON.stringify(c)} in toast ${JSON.stringify(t)}`).toBe(true);
+      expect(Math.abs(c.y + c.height / 2 - (t.y + t.height / 2))).toBeLessThanOrEqual(1);
+      expect(t.x + t.width - (c.x + c.width)).toBeGreaterThanOrEqual(4);
+      expect(c.x - t.x).toBeGreaterThan(t.width / 2);
+    });
   });
 }
 

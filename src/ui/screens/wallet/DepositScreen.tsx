@@ -72,7 +72,8 @@ export function DepositScreen() {
     { key: 'coin', label: t('assets:coin'), head: true, render: (d) => <b>{d.coin}</b> },
     { key: 'network', label: t('network'), render: (d) => d.network },
     { key: 'amount', label: t('assets:amount'), num: true, render: (d) => formatCoinAmount(d.amount, d.coin) },
-    { key: 'conf', label: t('confirmations'), num: true, render: (d) => `${d.confirmations}/${d.required}` },
+    // Issue 26: a deposit below the minimum is never confirmed towards a credit: say so instead of '0/6'.
+    { key: 'conf', label: t('confirmations'), num: true, render: (d) => (d.status === 'belowMinimum' ? <span data-testid="deposit-conf">{t('conf_belowMinimum')}</span> : <span data-testid="deposit-conf">{`${d.confirmations}/${d.required}`}</span>) },
     { key: 'status', label: t('assets:status'), render: (d) => <DepositStatus d={d} /> },
     { key: 'txid', label: t('txid'), render: (d) => <span className="wal-mono wal-ellipsis" title={d.txid}>{d.txid}</span> },
   ];
