@@ -4,6 +4,7 @@ import { createActor, fromPromise } from 'xstate';
 import { checkClose, closeMachine, type CloseRequest, type CloseRules } from '../../src/machines/closeMachine.ts';
 import { toUnits } from '../../src/protocol/netting.ts';
 import type { Order, Position } from '../../src/protocol/trading.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the close machine (src/machines/closeMachine.ts) over random interleavings of
@@ -16,7 +17,6 @@ import type { Order, Position } from '../../src/protocol/trading.ts';
  * - 'Do not ask again' is stored only by a confirm with the box ticked, and then the next quick close sends without asking.
  */
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 const RULES: CloseRules = { qtyPrecision: 3, qtyStep: 0.001, minOrderQuantity: 0.001, pricePrecision: 1, tickSize: 0.5 };
 const RULES_STEP5: CloseRules = { qtyPrecision: 3, qtyStep: 0.005, minOrderQuantity: 0.01, pricePrecision: 2, tickSize: 0.01 };

@@ -6,6 +6,7 @@ import type { CompensationRequest } from '../../src/machines/compensationMachine
 import { ACTION_STATUSES, COMPENSATION_ACTIONS, COMPENSATION_STATUSES } from '../../src/protocol/compensation.ts';
 import type { CompensationAction, CompensationOrder, CompensationStatus } from '../../src/protocol/compensation.ts';
 import { KYC_REQUIRED_MSG } from '../../src/protocol/user.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the compensation action dialog over random user, server and socket interleavings:
@@ -44,7 +45,6 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.constant({ k: 'tick' as const }),
 );
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('compensationMachine properties', () => {
   it('one request per confirm, only for an allowed action, with the latest order state', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { checkConvertForm, convertMachine, convertStateOf, quoteTtl, type ConvertForm, type QuoteAnswer } from '../../src/machines/convertMachine.ts';
 import { CONVERT_MSG, QUOTE_TTL_MS, type Conversion, type ConvertCoin, type Quote } from '../../src/protocol/convert.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the convert machine over random interleavings of form edits, clicks (double
@@ -13,7 +14,6 @@ import { CONVERT_MSG, QUOTE_TTL_MS, type Conversion, type ConvertCoin, type Quot
  * - the countdown never shows more seconds than the quote has left, and reaches `expired` on time.
  */
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 interface Pending<I, O> {
   input: I;

@@ -4,6 +4,7 @@ import { createActor, fromPromise } from 'xstate';
 import { applyErrors, applyMachine, followErrors, followMachine, followRequest, unfollowMachine } from '../../src/machines/copyMachines.ts';
 import type { ApplyForm, FollowField, FollowRequest, UnfollowRequest } from '../../src/machines/copyMachines.ts';
 import type { CopyApplication, CopyFollow } from '../../src/protocol/copy.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the copy-trading lifecycles over random user and server interleavings:
@@ -13,7 +14,6 @@ import type { CopyApplication, CopyFollow } from '../../src/protocol/copy.ts';
  * - the trader application is approved only by the server (its answer or a `copy` frame).
  */
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 const follow = (id: number): CopyFollow => ({
   id, traderId: 7, traderNickname: 'Lead', status: 'active', endReason: null, mode: 'ratio', ratio: '1', fixedAmount: null, maxPerOrder: null, stopLoss: null, from: 'fund',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { depositMachine, type DepositPick } from '../../src/machines/depositMachine.ts';
 import { chainRule, NETWORKS, type DepositAddress, type MoneyCoin, type Network } from '../../src/protocol/wallet.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the deposit-address machine over random picks and out-of-order answers: the
@@ -10,7 +11,6 @@ import { chainRule, NETWORKS, type DepositAddress, type MoneyCoin, type Network 
  * is never shown), and the picked network is always one the coin is on.
  */
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 type Cmd = { k: 'coin'; coin: MoneyCoin } | { k: 'network'; network: Network } | { k: 'answer'; i: number; ok: boolean } | { k: 'retry' };
 

@@ -6,6 +6,7 @@ import type { KycForm } from '../../src/machines/kycMachine.ts';
 import { checkKycImage, KYC_MSG, maskDocNumber, validateKycForm } from '../../src/protocol/kyc.ts';
 import type { KycFileInfo, KycImageSlot, KycStatusDto, KycSubmissionStatus, KycTextField } from '../../src/protocol/kyc.ts';
 import { KYC_IMAGE_MAX_BYTES } from '../../src/protocol/user.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the KYC machine over random interleavings of user input, HTTP answers and
@@ -74,7 +75,6 @@ const cmdsArb: fc.Arbitrary<Cmd[]> = fc
   .array(fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 10 }, { arbitrary: fc.constant(failedSubmit), weight: 1 }), { minLength: 4, maxLength: 30 })
   .map((groups) => groups.flat());
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 interface Pending<I> {
   input: I;

@@ -13,6 +13,7 @@ import {
   type PlaceFailure,
   type PlaceOrderRequest,
 } from '../../src/machines/orderMachine.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the order ticket over random user, server and socket interleavings:
@@ -70,7 +71,6 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.constant({ k: 'tick' as const }),
 );
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('orderMachine properties', () => {
   it('never double-submits, retries keep the clientOrderId, >10x always confirms', async () => {

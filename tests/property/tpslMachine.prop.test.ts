@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { tpslMachine, type TpslRequest } from '../../src/machines/tpslMachine.ts';
 import type { Position } from '../../src/protocol/trading.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the TP/SL machine (src/machines/tpslMachine.ts) over random edits, marks that
@@ -13,7 +14,6 @@ import type { Position } from '../../src/protocol/trading.ts';
  * - an empty field is sent as null (removes that trigger).
  */
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 const RULES = { pricePrecision: 1, tickSize: 0.5 };
 
 const position = (side: 'long' | 'short', mark: number): Position => ({

@@ -5,6 +5,7 @@ import { MERGE_MAX, MERGE_MIN, VOUCHER_STATUSES } from '../../src/protocol/vouch
 import type { Voucher, VoucherKind, VoucherStatus } from '../../src/protocol/vouchers.ts';
 import { mergeable, toggleSelection, voucherMachine } from '../../src/machines/voucherMachine.ts';
 import type { MergeRequest } from '../../src/machines/voucherMachine.ts';
+import { settle } from '../unit/settle.ts';
 
 /**
  * Invariants of the coupon merge flow over random user, server and socket interleavings:
@@ -57,7 +58,6 @@ const cmdsArb: fc.Arbitrary<Cmd[]> = fc
   .array(fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 8 }, { arbitrary: happyArb, weight: 1 }), { minLength: 3, maxLength: 40 })
   .map((groups) => groups.flat());
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('voucherMachine properties', () => {
   it('selection stays valid; one request per submit with exactly the selected ids', async () => {

@@ -5,6 +5,8 @@ import { addressProblem, checkWithdrawalForm, withdrawalMachine, type Withdrawal
 import { WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../../src/protocol/wallet.ts';
 import { parseScaled } from '../../src/protocol/decimal.ts';
 import { createRedactor } from '../../src/ports/redact.ts';
+import { settle } from '../unit/settle.ts';
+import { usdtMinor, usdtValueMinor } from '../../src/protocol/withdrawSafety.ts';
 
 /**
  * Invariants of the withdrawal machine over random interleavings of form input, clicks (double
@@ -15,7 +17,6 @@ import { createRedactor } from '../../src/ports/redact.ts';
  * - a refused submit always leaves `submitError` set to the server's msg.
  */
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 interface Pending<I, O> {
   input: I;
@@ -23,12 +24,17 @@ interface Pending<I, O> {
   reject: (e: Error) => void;
 }
 
-function info(coin: MoneyCoin, network: Network, available: string, locked: boolean): WithdrawInfo {
+/** Whitelist mode of an info answer (issue 26): off, or on with TRON saved and usable, saved under the mode (waiting), or not saved. */
+type Wl = 'off' | 'usable' | 'waiting' | 'missing';
+
+function info(coin: MoneyCoin, network: Network, available: string, locked: boolean, wl: Wl = 'off', used = '0'): WithdrawInfo {
   const fee = coin === 'USDT' ? '1' : '0.0002';
   const min = coin === 'USDT' ? '10' : '0.001';
   const max = (parseScaled(available) ?? 0n) > (parseScaled(fee) ?? 0n) ? String(Number(available) - Number(fee)) : '0';
   return { coin, network, available, minWithdrawal: min, fee, max, security: 'email', lock: locked ? { reason: 'change', until: 100, leftMs: 50 } : null,
-    addresses: [], whitelist: { enabled: false, offAt: null }, limit: { limit: '1000000', used: '0', verified: true, price: coin === 'USDT' ? '1' : '50000' } };
+    addresses: wl === 'usable' || wl === 'waiting' ? [{ id: 1, coin: 'USDT', network: 'TRC20', address: TRON, label: 'x', createdAt: 0, usableAt: 0, usable: wl === 'usable' }] : [],
+    whitelist: { enabled: wl !== 'off', offAt: null },
+    limit: { limit: '20000', used, verified: false, price: coin === 'USDT' ? '1' : '50000' } };
 }
 
 /** Valid addresses of the two networks the commands use (TRC20 base58check, Bitcoin bech32). */
@@ -41,7 +47,7 @@ type Cmd =
   | { k: 'amount'; value: string }
   | { k: 'max' | 'next' | 'back' | 'submit' | 'doubleSubmit' | 'again' | 'retry' }
   | { k: 'code'; value: string }
-  | { k: 'info'; available: string; locked: boolean; fail: boolean }
+  | { k: 'info'; available: string; locked: boolean; fail: boolean; wl: Wl; used: string }
   | { k: 'answer'; how: 'ok' | 'lock' | 'code' | 'balance' }
   | { k: 'fillValid' };
 
@@ -51,13 +57,16 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ k: fc.constant('amount' as const), value: fc.constantFrom('', '0', '5', '10', '99', '100', '0.3', '0.001') }),
   fc.constantFrom(...(['max', 'next', 'next', 'back', 'submit', 'submit', 'doubleSubmit', 'again', 'retry'] as const).map((k) => ({ k }))),
   fc.record({ k: fc.constant('code' as const), value: fc.constantFrom('', '123456') }),
-  fc.record({ k: fc.constant('info' as const), available: fc.constantFrom('0', '11', '100', '0.3'), locked: fc.boolean(), fail: fc.boolean() }),
+  fc.record({
+    k: fc.constant('info' as const), available: fc.constantFrom('0', '11', '100', '0.3'), locked: fc.boolean(), fail: fc.boolean(),
+    wl: fc.constantFrom<Wl>('off', 'off', 'usable', 'waiting', 'missing'), used: fc.constantFrom('0', '0', '19990', '19995'),
+  }),
   fc.record({ k: fc.constant('answer' as const), how: fc.constantFrom('ok' as const, 'lock' as const, 'code' as const, 'balance' as const) }),
 );
 
 /** What a user does to send one: an open account, a valid form, a code, confirm (twice, sometimes). */
 const happyPath: Cmd[] = [
-  { k: 'info', available: '100', locked: false, fail: false },
+  { k: 'info', available: '100', locked: false, fail: false, wl: 'off', used: '0' },
   { k: 'fillValid' },
   { k: 'next' },
   { k: 'code', value: '123456' },
@@ -73,6 +82,7 @@ describe('withdrawalMachine properties', () => {
   it('one request per confirm, nothing sent while locked or for a bad form, a refusal always says why', async () => {
     let sentTotal = 0;
     let refusals = 0;
+    let safeSent = 0;
     await fc.assert(
       fc.asyncProperty(cmdsArb, async (cmds) => {
         const infos: Pending<{ coin: MoneyCoin; network: Network }, WithdrawInfo>[] = [];
@@ -113,7 +123,7 @@ describe('withdrawalMachine properties', () => {
               const p = infos.shift();
               if (!p) break;
               if (c.fail) p.reject(new Error('Network Error'));
-              else p.resolve(info(p.input.coin, p.input.network, c.available, c.locked));
+              else p.resolve(info(p.input.coin, p.input.network, c.available, c.locked, c.wl, c.used));
               break;
             }
             case 'answer': {
@@ -142,6 +152,11 @@ describe('withdrawalMachine properties', () => {
             const total = (parseScaled(sent.amount) ?? 0n) + (parseScaled(inf.fee) ?? 0n);
             expect(total <= (parseScaled(inf.available) ?? 0n)).toBe(true);
             expect((parseScaled(sent.amount) ?? 0n) >= (parseScaled(inf.minWithdrawal) ?? 0n)).toBe(true);
+            // issue 26: under whitelist mode only a saved, usable address; never over the daily limit (USDT value, exact)
+            if (inf.whitelist.enabled) expect(inf.addresses.some((a) => a.address === sent.address && a.usable)).toBe(true);
+            const value = usdtValueMinor(sent.amount, inf.limit.price ?? '0') ?? 0n;
+            expect((usdtMinor(inf.limit.used) ?? 0n) + value <= (usdtMinor(inf.limit.limit) ?? 0n)).toBe(true);
+            safeSent += inf.whitelist.enabled ? 1 : 0;
           }
           if (c.k === 'answer' && c.how !== 'ok' && before.value === 'submitting') {
             refusals += 1;
@@ -158,6 +173,7 @@ describe('withdrawalMachine properties', () => {
     );
     expect(sentTotal).toBeGreaterThan(0);
     expect(refusals).toBeGreaterThan(0);
+    expect(safeSent).toBeGreaterThan(0);
   });
 
   it('the form rules: address, amount, minimum with the coin, amount + fee within the balance', () => {

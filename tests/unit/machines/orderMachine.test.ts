@@ -18,6 +18,7 @@ import {
   type PlaceFailure,
   type PlaceOrderRequest,
 } from '../../../src/machines/orderMachine.ts';
+import { settle } from '../settle.ts';
 
 const RULES: OrderRules = { minOrderQuantity: 0.001, maxOrderQuantity: 100, qtyStep: 0.001, minLever: 1, maxLever: 125, openingFeeRatio: 0.0005, tickSize: 0.1, pricePrecision: 1, qtyPrecision: 3 };
 const MARKET = { available: '10000', lastPrice: 50_000 };
@@ -47,8 +48,7 @@ function start(outcomes: Array<OrderAck | PlaceFailure | 'hang'> = []) {
   });
   actor.start();
   const state = () => actor.getSnapshot().value as string;
-  const settle = () => new Promise((r) => setTimeout(r, 0));
-  return { actor, clock, srv, state, settle };
+    return { actor, clock, srv, state, settle };
 }
 
 describe('validateOrder (SPEC §5)', () => {
