@@ -14,13 +14,13 @@ import { pushRoute } from './navigate.ts';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-const GUEST_ROUTES = ['/login', '/register', '/reset-password', '/', '/market', '/copy', '/copy/trader/9000001', '/help-center', '/help-center?q=fees', '/help-list/21', '/help-detail/8', '/help-detail/999999', '/mFutures/BTCUSDT', '/stdFuture/BTCUSDT', '/no-such-page'];
+const GUEST_ROUTES = ['/login', '/register', '/reset-password', '/', '/market', '/copy', '/copy/trader/9000001', '/help-center', '/help-center?q=fees', '/help-list/21', '/help-detail/8', '/help-detail/999999', '/mFutures/BTCUSDT', '/stdFuture/BTCUSDT', '/mFutures/NOPEUSDT', '/no-such-page'];
 const USER_ROUTES = [
   '/', '/market', '/convert', '/copy', '/copy/trader/9000001', '/help-center', '/help-list', '/help-list/16', '/help-detail/15', '/help-detail/85', '/mFutures/BTCUSDT', '/stdFuture/ETHUSDT',
   '/my/dashboard', '/my/assets/overview', '/my/assets/futures-account', '/my/assets/spot-account', '/my/assets/fund-account',
   '/my/order/futures', '/my/order/wallet-history', '/my/order/convert', '/my/rebate', '/my/compensation/orders', '/my/coupon',
   '/my/settings/preference', '/my/settings/security', '/my/settings/password', '/my/settings/login-history', '/my/settings/kyc',
-  '/my/wallet/deposit', '/my/wallet/withdrawal',
+  '/my/wallet/deposit', '/my/wallet/withdrawal', '/my/wallet/addresses',
 ];
 
 interface Hit {
