@@ -12,7 +12,7 @@ import type { LedgerType } from '../db/repos/ledger.ts';
 import type { Wallet } from '../db/schema.ts';
 import { Rejection } from '../http/errors.ts';
 import type { AccountRef } from '../ledger/post.ts';
-import { checkOpening, executedOrder, isReduceOnly, liquidationRows, newOrderRow, reject as bad, splitExecution } from '../trading/execute.ts';
+import { checkOpening, executedFill, executedOrder, isReduceOnly, liquidationRows, newOrderRow, reject as bad, splitExecution } from '../trading/execute.ts';
 import type { MarketView } from '../trading/execute.ts';
 import { entryPrice, feeOf, FUNDING_INTERVAL_MS, initialMargin, lastBoundary, makerRate, notional, OVERNIGHT_INTERVAL_MS, scaled, shouldLiquidate, unscaled } from '../trading/formulas.ts';
 import type { Rules } from '../trading/formulas.ts';
@@ -26,6 +26,15 @@ import type { Step } from '../trading/triggers.ts';
 import { ESCROW_ACCOUNT_ID } from '../wallet/wallet.ts';
 import { checkConvert, checkFunds, convertLegs, quoteRowOf, quoteTerms } from '../money/convert.ts';
 import type { QuoteInput, QuoteRow, Refusal } from '../money/convert.ts';
+import { COPY_MSG } from '../../src/protocol/copy.ts';
+import { closeStep, copyOrderRow, followEquity, openStep, signedQty, targetQty, unchangedAction } from '../copy/mirror.ts';
+import type { CopyOrderRow, MirrorStep } from '../copy/mirror.ts';
+import { checkFixedFloor, fixedFloorOf, liquidationCopyOrder, newFollow, stopHit } from '../copy/service.ts';
+import type { FollowParsed } from '../copy/service.ts';
+import { closedCopy, copyAccounts, copyCloseBudget, CopySettlementError, openedCopy } from '../copy/settle.ts';
+import type { CopyPositionRow, FollowRow } from '../copy/settle.ts';
+import type { ExecutedFill } from '../trading/settle.ts';
+import { Code } from '../../src/protocol/envelope.ts';
 import { clientKey, idOf, positionKey } from './state.ts';
 import type { EngineState, MarketQuote, OrderSide } from './state.ts';
 
@@ -71,7 +80,17 @@ export type Command =
   /** An instant-convert quote (server/money/convert.ts createQuote): the rate at the last prices, for QUOTE_TTL_MS. */
   | { type: 'quote'; userId: number; body: QuoteInput }
   /** Converts the user's quote at exactly its rate, once, before it expires (convertQuote). */
-  | { type: 'convert'; userId: number; quoteId: string };
+  | { type: 'convert'; userId: number; quoteId: string }
+  /** Copy trading (server/copy/service.ts): follow a lead trader with an amount from a wallet into the copy wallet. */
+  | { type: 'follow'; userId: number; body: FollowParsed }
+  /** Ends a follow, closing its copied positions at the mark or keeping them; its cash goes back. */
+  | { type: 'unfollow'; userId: number; followId: number; closePositions: boolean }
+  /** Closes one copied position at the mark. */
+  | { type: 'copyClose'; userId: number; positionId: string }
+  /** The copy job's check (CopyService.checkAll): copied positions at their maintenance margin liquidated, then the stops. */
+  | { type: 'copyCheck' }
+  /** A user listed (an approved trader application) or unlisted as a lead trader. */
+  | { type: 'trader'; userId: number; active: boolean };
 
 /** One ledger posting of the outcome (the projector writes it as two ledger rows). */
 export interface PostingEvent {
@@ -107,7 +126,7 @@ export type Outcome =
       t: number;
       ok: true;
       /** What the route answers: the order(s), position or convert quote (null for a market command or a transfer). */
-      result: OrderRow | OrderRow[] | PositionRow | QuoteRow | null;
+      result: OrderRow | OrderRow[] | PositionRow | QuoteRow | FollowRow | CopyPositionRow | null;
       postings: PostingEvent[];
       /** Every order row the command wrote, as it now is. */
       orders: OrderRow[];
@@ -117,6 +136,10 @@ export type Outcome =
       rebates: RebateEvent[];
       /** Every convert quote row the command wrote, as it now is. */
       quotes: QuoteRow[];
+      /** Copy trading: every follow and copied position the command wrote, as it now is, and the copy_orders rows it added. */
+      follows: FollowRow[];
+      copyPositions: CopyPositionRow[];
+      copyOrders: CopyOrderRow[];
     }
   | { seq: number; t: number; ok: false; code: number; msg: string };
 
@@ -233,9 +256,22 @@ interface X {
   orders: Map<string, OrderRow>;
   positions: Map<string, PositionRow>;
   quotes: Map<string, QuoteRow>;
+  follows: Map<number, FollowRow>;
+  copyPositions: Map<string, CopyPositionRow>;
+  copyOrders: CopyOrderRow[];
+  /** The executions of traders' orders, in order (the SQL engine's fill listeners' input), and how many were mirrored. */
+  executed: ExecutedFill[];
+  mirrored: number;
 }
 
-const newId = (x: X, prefix: 'O' | 'P' | 'Q'): string => idOf(prefix, x.seq, ++x.n);
+const newId = (x: X, prefix: 'O' | 'P' | 'Q' | 'C'): string => idOf(prefix, x.seq, ++x.n);
+
+function context(s: EngineState, seq: number, t: number): X {
+  return {
+    s, seq, t, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map(), quotes: new Map(),
+    follows: new Map(), copyPositions: new Map(), copyOrders: [], executed: [], mirrored: 0,
+  };
+}
 
 const VIEWS = new WeakMap<EngineState, MarketView>();
 
@@ -535,6 +571,7 @@ function executeFill(x: X, o: OrderRow, rules: Rules, exec: Execution, liquidity
   } else if (lock > 0n) {
     releaseOrderMargin(x, o.user_id, o.contract, lock, o.symbol);
   }
+  x.tx.push(x.executed, executedFill(o, rules, pos, total, n));
   const set = executedOrder(o, rules, total, n, fee, realized, finalPos?.id ?? o.position_id, lock, x.t);
   const row = at.unsaved ? { ...o, ...set } : { ...reread(x, o.id), ...set };
   saveOrder(x, row);
@@ -713,6 +750,236 @@ function transfer(x: X, c: Extract<Command, { type: 'transfer' }>): null {
   return null;
 }
 
+// ------------------------------------------------------------------ copy trading (server/copy: service.ts, mirror.ts, settle.ts)
+
+const copyBad = (msg: string, code: number = Code.badRequest): never => {
+  throw new Rejection(code, msg);
+};
+
+/** A copy posting the service checked beforehand (a refusal is a programmer error: CopySettlementError). */
+function cmv(x: X, type: LedgerType, from: AccountRef, to: AccountRef, amount: bigint, tag: { symbol?: string; inType?: LedgerType } = {}): void {
+  if (!post(x, type, from, to, amount, tag)) throw new CopySettlementError(`${type} ${amount} refused: insufficient`);
+}
+
+function saveFollow(x: X, f: FollowRow): void {
+  x.tx.set(x.s.follows, f.id, f);
+  x.tx.set(x.follows, f.id, f);
+}
+
+function saveCopyPosition(x: X, p: CopyPositionRow): void {
+  if (p.status === 'open') x.tx.set(x.s.copyPositions, p.id, p);
+  else x.tx.del(x.s.copyPositions, p.id);
+  x.tx.set(x.copyPositions, p.id, p);
+}
+
+const record = (x: X, f: FollowRow, rules: Rules, leaderOrderId: string | null, priceU: bigint, step: MirrorStep): void => x.tx.push(x.copyOrders, copyOrderRow(f, rules, leaderOrderId, priceU, step, x.t));
+
+const openCopyOf = (x: X, followId: number, symbol: string, contract: string): CopyPositionRow | null => {
+  for (const p of x.s.copyPositions.values()) if (p.follow_id === followId && p.symbol === symbol && p.contract === contract) return p;
+  return null;
+};
+
+const copyPositionsOf = (x: X, followId: number): CopyPositionRow[] => [...x.s.copyPositions.values()].filter((p) => p.follow_id === followId);
+
+/** settle.ts returnCash: the follow's free cash back to the wallet it came from. */
+function returnCash(x: X, f: FollowRow): FollowRow {
+  cmv(x, 'WALLET_TRANSFER_OUT', copyAccounts(f.user_id).user, userAcct(f.user_id, f.source_wallet), parseMinor(f.cash), { inType: 'WALLET_TRANSFER_IN' });
+  const next = { ...f, cash: '0' };
+  saveFollow(x, next);
+  return next;
+}
+
+/** settle.ts openCopyPart. */
+function openCopyPart(x: X, f: FollowRow, rules: Rules, existing: CopyPositionRow | null, contract: 'perp' | 'std', side: 'long' | 'short', qtyU: bigint, n: bigint, leverage: number): { f: FollowRow; pos: CopyPositionRow; fee: bigint } {
+  const o = openedCopy(f, rules, existing, contract, side, qtyU, n, leverage, x.t, existing ? existing.id : newId(x, 'C'));
+  const acct = copyAccounts(f.user_id);
+  cmv(x, 'CONTRACT_OPEN', acct.user, acct.escrow, o.margin, { symbol: rules.symbol });
+  cmv(x, 'CONTRACT_OPEN_FEE', acct.user, acct.system, o.fee, { symbol: rules.symbol });
+  saveFollow(x, o.f);
+  saveCopyPosition(x, o.pos);
+  return { f: o.f, pos: o.pos, fee: o.fee };
+}
+
+/** settle.ts closeCopyPart: planClose's postings on the copy wallet, then the position and the follow (an ended follow's cash goes straight back). */
+function closeCopyPart(x: X, f: FollowRow, rules: Rules, pos: CopyPositionRow, qtyWanted: bigint, n: bigint, liquidation: boolean): { f: FollowRow; pos: CopyPositionRow; realized: bigint; fee: bigint; qtyU: bigint } {
+  const { postings, ...plan } = planClose(pos, qtyWanted, n, rules.closingFeeRatio, liquidation, copyCloseBudget(f));
+  const acct = copyAccounts(f.user_id);
+  for (const p of postings) cmv(x, p.type, acct[p.from], acct[p.to], p.amount, { symbol: pos.symbol });
+  const closed = closedCopy(f, pos, plan, liquidation, x.t);
+  saveCopyPosition(x, closed.pos);
+  let nf = closed.f;
+  saveFollow(x, nf);
+  if (nf.status === 'ended') nf = returnCash(x, nf);
+  return { f: nf, pos: closed.pos, realized: plan.realized, fee: plan.fee, qtyU: plan.qtyU };
+}
+
+/** mirror.ts moveTo: the closing part, then the opening part, each recorded (filled or skipped). */
+function moveTo(x: X, f: FollowRow, rules: Rules, contract: 'perp' | 'std', target: bigint, priceU: bigint, leverage: number, leaderOrderId: string | null): FollowRow {
+  let pos = openCopyOf(x, f.id, rules.symbol, contract);
+  const min = scaled(rules.minOrderQuantity, rules.qtyPrecision);
+  let follow = f;
+  const close = pos ? closeStep(signedQty(pos), target, min) : null;
+  if (pos && close) {
+    if (close.skip) {
+      record(x, follow, rules, leaderOrderId, priceU, { action: 'reduce', side: close.side, qtyU: close.q, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos.id });
+      return follow;
+    }
+    const r = closeCopyPart(x, follow, rules, pos, close.q, notional(rules, priceU, close.q), false);
+    follow = r.f;
+    record(x, follow, rules, leaderOrderId, priceU, { action: close.all ? 'close' : 'reduce', side: close.side, qtyU: r.qtyU, status: 'filled', reason: null, fee: r.fee, realized: r.realized, positionId: pos.id });
+    pos = r.pos.status === 'open' ? r.pos : null;
+  }
+  const open = openStep(follow, rules, signedQty(pos), target, priceU, leverage, min);
+  if (!open) return follow;
+  const { action, side, want } = open;
+  if (open.skip !== null) {
+    record(x, follow, rules, leaderOrderId, priceU, { action, side, qtyU: want, status: 'skipped', reason: open.skip, fee: 0n, realized: 0n, positionId: pos?.id ?? null });
+    return follow;
+  }
+  const o = openCopyPart(x, follow, rules, pos, contract, target > 0n ? 'long' : 'short', want, open.n, leverage);
+  record(x, o.f, rules, leaderOrderId, priceU, { action, side, qtyU: want, status: 'filled', reason: null, fee: o.fee, realized: 0n, positionId: o.pos.id });
+  return o.f;
+}
+
+/** mirror.ts mirrorFill. */
+function mirrorFill(x: X, f: FollowRow, rules: Rules, e: ExecutedFill): FollowRow {
+  const priceU = scaled(e.price, rules.pricePrecision);
+  const pos = openCopyOf(x, f.id, rules.symbol, e.contract);
+  const current = signedQty(pos);
+  const target = targetQty(rules, f, current, e, priceU);
+  if (target === current) {
+    const action = unchangedAction(e, current);
+    if (action !== null) record(x, f, rules, e.orderId, priceU, { action, side: e.side, qtyU: 0n, status: 'skipped', reason: 'belowMinQty', fee: 0n, realized: 0n, positionId: pos?.id ?? null });
+    return f;
+  }
+  return moveTo(x, f, rules, e.contract, target, priceU, e.leverage, e.orderId);
+}
+
+/** service.ts endFollow: close the copied positions at the mark (or keep them), end it, return its cash. */
+function endFollow(x: X, f: FollowRow, closePositions: boolean, reason: 'user' | 'stopLoss'): FollowRow {
+  let follow = f;
+  if (closePositions) {
+    for (const p of copyPositionsOf(x, f.id).sort((a, b) => a.opened_at - b.opened_at)) {
+      const rules = x.s.rules.get(p.symbol);
+      const mark = x.view.markPrice(p.symbol);
+      if (!rules || mark === undefined) return copyBad(COPY_MSG.noPrice);
+      follow = moveTo(x, follow, rules, p.contract, 0n, scaled(mark, rules.pricePrecision), p.leverage, null);
+    }
+  }
+  follow = { ...follow, status: 'ended', end_reason: reason, ended_at: x.t };
+  saveFollow(x, follow);
+  return returnCash(x, follow);
+}
+
+/** service.ts checkStopLoss. */
+function checkStopLoss(x: X, f: FollowRow): boolean {
+  if (f.stop_loss === null || f.status !== 'active') return false;
+  if (!stopHit(f, followEquity(f, copyPositionsOf(x, f.id), (sym) => x.s.rules.get(sym), (sym) => x.view.markPrice(sym)).equity)) return false;
+  endFollow(x, f, true, 'stopLoss');
+  return true;
+}
+
+/**
+ * service.ts onFills: each execution of a lead trader not mirrored yet, for each of their active
+ * follows in id order, as its own step (the SQL service's own transaction): a refused step is undone
+ * and the others stand.
+ */
+function mirror(x: X): void {
+  while (x.mirrored < x.executed.length) {
+    const e = x.executed[x.mirrored++] as ExecutedFill;
+    const ids = [...x.s.follows.values()].filter((f) => f.trader_id === e.userId && f.status === 'active').map((f) => f.id).sort((a, b) => a - b);
+    const rules = x.s.rules.get(e.symbol);
+    if (ids.length === 0 || !rules) continue;
+    for (const id of ids) {
+      const at = x.tx.mark;
+      try {
+        const f = x.s.follows.get(id);
+        if (!f || f.status !== 'active') continue;
+        checkStopLoss(x, mirrorFill(x, f, rules, e));
+      } catch (err) {
+        if (!(err instanceof Rejection) && !(err instanceof CopySettlementError)) throw err;
+        x.tx.undo(at);
+      }
+    }
+  }
+}
+
+/** service.ts follow: the fixed amount's floor, the follow's refusals, its row (id = seq), the amount into the copy wallet. */
+function follow(x: X, userId: number, b: FollowParsed): FollowRow {
+  if (b.mode === 'fixed' && b.fixedAmount !== null) {
+    const traded = new Map<string, number>();
+    for (const o of x.s.orders.values()) if (o.user_id === b.traderId) traded.set(o.symbol, Math.max(traded.get(o.symbol) ?? 0, o.leverage));
+    checkFixedFloor(b.fixedAmount, fixedFloorOf([...traded].map(([symbol, leverage]) => ({ symbol, leverage })), (sym) => x.s.rules.get(sym), (sym) => x.view.lastPrice(sym)));
+  }
+  const following = [...x.s.follows.values()].some((f) => f.user_id === userId && f.trader_id === b.traderId && f.status === 'active');
+  const values = newFollow(userId, b, { traderActive: x.s.traders.has(b.traderId), following, available: balanceOf(x.s, userId, b.from) }, x.t);
+  const f: FollowRow = { id: x.seq, ...values };
+  saveFollow(x, f);
+  cmv(x, 'WALLET_TRANSFER_OUT', userAcct(userId, b.from), copyAccounts(userId).user, parseMinor(values.invested), { inType: 'WALLET_TRANSFER_IN' });
+  return f;
+}
+
+function unfollow(x: X, userId: number, followId: number, closePositions: boolean): FollowRow {
+  const f = x.s.follows.get(followId);
+  if (!f || f.user_id !== userId) return copyBad(COPY_MSG.followNotFound, Code.notFound);
+  if (f.status !== 'active') copyBad(COPY_MSG.followEnded, Code.conflict);
+  return endFollow(x, f, closePositions, 'user');
+}
+
+function copyClose(x: X, userId: number, positionId: string): CopyPositionRow {
+  const p = x.s.copyPositions.get(positionId);
+  if (!p || p.user_id !== userId) return copyBad(COPY_MSG.positionNotFound, Code.notFound);
+  const f = x.s.follows.get(p.follow_id);
+  if (!f) throw new Error(`follow ${p.follow_id} of ${p.id} not in the state`);
+  const rules = x.s.rules.get(p.symbol);
+  const mark = x.view.markPrice(p.symbol);
+  if (!rules || mark === undefined) return copyBad(COPY_MSG.noPrice);
+  moveTo(x, f, rules, p.contract, 0n, scaled(mark, rules.pricePrecision), p.leverage, null);
+  return x.copyPositions.get(p.id) ?? p;
+}
+
+/**
+ * service.ts checkAll: each copied position at its maintenance margin is liquidated at the mark,
+ * then each follow with a stop is checked, each its own step; a refused step ends the job there
+ * (the SQL job stops at the first error; what came before stands).
+ */
+function copyCheck(x: X): void {
+  const steps: (() => void)[] = [];
+  for (const p of [...x.s.copyPositions.values()].sort((a, b) => a.opened_at - b.opened_at)) {
+    const rules = x.s.rules.get(p.symbol);
+    const mark = x.view.markPrice(p.symbol);
+    if (!rules || mark === undefined) continue;
+    const markU = scaled(mark, rules.pricePrecision);
+    if (!shouldLiquidate(rules, p.side, parseMinor(p.cost), parseMinor(p.margin), parseMinor(p.qty), markU)) continue;
+    steps.push(() => {
+      const now = x.s.copyPositions.get(p.id);
+      const f = now ? x.s.follows.get(now.follow_id) : undefined;
+      if (!now || !f) return;
+      const r = closeCopyPart(x, f, rules, now, parseMinor(now.qty), notional(rules, markU, parseMinor(now.qty)), true);
+      x.tx.push(x.copyOrders, liquidationCopyOrder(f, rules, now, markU, r, x.t));
+    });
+  }
+  const run = (step: () => void): boolean => {
+    const at = x.tx.mark;
+    try {
+      step();
+      return true;
+    } catch (err) {
+      if (!(err instanceof Rejection) && !(err instanceof CopySettlementError)) throw err;
+      x.tx.undo(at);
+      return false;
+    }
+  };
+  for (const step of steps) if (!run(step)) return;
+  const stops = [...x.s.follows.values()].filter((f) => f.status === 'active' && f.stop_loss !== null).map((f) => f.id).sort((a, b) => a - b);
+  for (const id of stops) {
+    if (!run(() => {
+      const f = x.s.follows.get(id);
+      if (f) checkStopLoss(x, f);
+    })) return;
+  }
+}
+
 // ------------------------------------------------------------------ instant convert (server/money/convert.ts)
 
 const refuse = (r: Refusal): never => {
@@ -780,9 +1047,10 @@ function liquidate(x: X, positionId: string, rules: Rules, mark: number): void {
   if (!pos) return;
   const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
   const r = closePart(x, pos, rules, parseMinor(pos.qty), n, rules.closingFeeRatio, true);
-  const { order, fill } = liquidationRows(pos, rules, newId(x, 'O'), mark, n, r, x.t);
+  const { order, fill, executed } = liquidationRows(pos, rules, newId(x, 'O'), mark, n, r, x.t);
   saveOrder(x, order);
   x.tx.push(x.fills, fill);
+  x.tx.push(x.executed, executed);
 }
 
 /** The check of one symbol after the market moved (TradingEngine.checkSymbolNow): pending orders in creation order, then liquidations. */
@@ -813,11 +1081,16 @@ function checkSymbol(x: X, symbol: string): void {
       const now = reread(x, o.id);
       if (now.status === 'pending') cancelWith(x, now, err.message === TRADE_MSG.insufficientBalance ? 'insufficientBalance' : 'rejected');
     }
+    // Each step is its own commit in the SQL engine, mirrored by copy trading before the next one.
+    mirror(x);
   }
   const markUnits = scaled(mark, rules.pricePrecision);
   const open = [...x.s.positions.values()].filter((p) => p.symbol === symbol);
   for (const p of open) {
-    if (shouldLiquidate(rules, p.side, parseMinor(p.cost), parseMinor(p.margin), parseMinor(p.qty), markUnits)) liquidate(x, p.id, rules, mark);
+    if (shouldLiquidate(rules, p.side, parseMinor(p.cost), parseMinor(p.margin), parseMinor(p.qty), markUnits)) {
+      liquidate(x, p.id, rules, mark);
+      mirror(x);
+    }
   }
 }
 
@@ -901,6 +1174,19 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
     case 'periodic':
       periodic(x);
       return null;
+    case 'follow':
+      return follow(x, cmd.userId, cmd.body);
+    case 'unfollow':
+      return unfollow(x, cmd.userId, cmd.followId, cmd.closePositions);
+    case 'copyClose':
+      return copyClose(x, cmd.userId, cmd.positionId);
+    case 'copyCheck':
+      copyCheck(x);
+      return null;
+    case 'trader':
+      if (cmd.active) x.tx.add(x.s.traders, cmd.userId);
+      else x.tx.remove(x.s.traders, cmd.userId);
+      return null;
     case 'quote':
       return quote(x, cmd.userId, cmd.body);
     case 'convert':
@@ -920,7 +1206,7 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
  * as apply builds them.
  */
 export function admitRows(s: EngineState, orders: readonly OrderRow[], positions: readonly PositionRow[]): void {
-  const x: X = { s, seq: 0, t: 0, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map(), quotes: new Map() };
+  const x = context(s, 0, 0);
   for (const p of positions) if (p.status === 'open') savePosition(x, p);
   for (const o of orders) saveOrder(x, o);
 }
@@ -931,15 +1217,18 @@ export function admitRows(s: EngineState, orders: readonly OrderRow[], positions
  * also changes nothing, and is thrown.
  */
 export function apply(s: EngineState, cmd: Command, seq: number, t: number): Outcome {
-  const x: X = { s, seq, t, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map(), quotes: new Map() };
+  const x = context(s, seq, t);
   let result: Extract<Outcome, { ok: true }>['result'];
   try {
     result = run(x, cmd);
+    // The SQL engine's fill listeners run after the command's commit: copy trading mirrors its executions.
+    mirror(x);
   } catch (err) {
     x.tx.undo(0);
     if (err instanceof Rejection) return { seq, t, ok: false, code: err.code, msg: err.message };
     throw err;
   }
-  return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates, quotes: [...x.quotes.values()] };
+  return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates, quotes: [...x.quotes.values()],
+    follows: [...x.follows.values()], copyPositions: [...x.copyPositions.values()], copyOrders: x.copyOrders };
 }
 

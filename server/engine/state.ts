@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BalanceKey } from '../db/ledgerRule.ts';
 import type { Rules } from '../trading/formulas.ts';
 import type { QuoteRow } from '../money/convert.ts';
+import type { CopyPositionRow, FollowRow } from '../copy/settle.ts';
 import type { OrderRow, PositionRow } from '../trading/store.ts';
 
 /**
@@ -71,6 +72,12 @@ export interface EngineState {
    * SQL route does.
    */
   quotes: Map<string, QuoteRow>;
+  /** Lead traders listed for copying (copy_traders with status active). */
+  traders: Set<number>;
+  /** Copy follows by id (copy_follows rows; ended ones too: a kept position still closes into its follow). */
+  follows: Map<number, FollowRow>;
+  /** Open copied positions by id (copy_positions rows, in the copy wallets). */
+  copyPositions: Map<string, CopyPositionRow>;
   /** The next creation ordinal of an order. */
   nextOrdinal: number;
 }
@@ -90,6 +97,9 @@ export function emptyState(rules: readonly EngineRules[] = []): EngineState {
     jobs: new Map(),
     inviters: new Map(),
     quotes: new Map(),
+    traders: new Set(),
+    follows: new Map(),
+    copyPositions: new Map(),
     nextOrdinal: 1,
   };
 }
@@ -98,10 +108,10 @@ export const positionKey = (userId: number, symbol: string, contract: string): s
 export const clientKey = (userId: number, clientOrderId: string): string => `${userId}|${clientOrderId}`;
 
 /**
- * Ids are derived from the command's sequence number: `O<seq>.<n>` / `P<seq>.<n>` / `Q<seq>.<n>` (orders, positions, convert quotes), n counting the
+ * Ids are derived from the command's sequence number: `O<seq>.<n>` / `P<seq>.<n>` / `Q<seq>.<n>` / `C<seq>.<n>` (orders, positions, convert quotes, copied positions; a follow's numeric id is its seq), n counting the
  * ids one command creates (a replay gives the same ids).
  */
-export function idOf(prefix: 'O' | 'P' | 'Q', seq: number, n: number): string {
+export function idOf(prefix: 'O' | 'P' | 'Q' | 'C', seq: number, n: number): string {
   return `${prefix}${seq}.${n}`;
 }
 

@@ -359,12 +359,11 @@ export class TradingEngine implements MarketView {
     const n = notional(rules, scaled(mark, rules.pricePrecision), parseMinor(pos.qty));
     const r = await closePart(c, pos, rules, parseMinor(pos.qty), n, rules.closingFeeRatio, true);
     const id = newId('O', c.now);
-    const { order, fill } = liquidationRows(pos, rules, id, mark, n, r, c.now);
+    const { order, fill, executed } = liquidationRows(pos, rules, id, mark, n, r, c.now);
     await c.trx.insertInto('trade_orders').values(order).execute();
     await c.trx.insertInto('trade_fills').values(fill).execute();
     c.touched.orders.set(id, pos.user_id);
-    const beforeU = pos.side === 'long' ? r.qtyU : -r.qtyU;
-    c.touched.fills.push({ userId: pos.user_id, orderId: id, symbol: pos.symbol, contract: pos.contract, side: order.side, qtyU: r.qtyU, price: mark, beforeU, afterU: 0n, leverage: pos.leverage, liquidation: true });
+    c.touched.fills.push(executed);
   }
 
   // ------------------------------------------------------------ fill listeners

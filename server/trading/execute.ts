@@ -12,7 +12,7 @@ import type { Rules } from './formulas.ts';
 import { takeFromBook, wouldTake } from './matching.ts';
 import type { Execution } from './matching.ts';
 import { closePart, COIN, lockMargin, openPart, REDUCE_KINDS, releaseOrderMargin } from './settle.ts';
-import type { Ctx } from './settle.ts';
+import type { Ctx, ExecutedFill } from './settle.ts';
 import { newId, openPosition } from './store.ts';
 import type { FillRow, OrderRow, PositionRow } from './store.ts';
 
@@ -142,11 +142,7 @@ export async function executeFill(
   } else if (lock > 0n) {
     await releaseOrderMargin(c, o.user_id, o.contract, lock, o.symbol);
   }
-  const beforeU = pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n;
-  c.touched.fills.push({
-    userId: o.user_id, orderId: o.id, symbol: o.symbol, contract: o.contract, side: o.side, qtyU: total, price: entryPrice(rules, n, total),
-    beforeU, afterU: beforeU + (o.side === 'buy' ? total : -total), leverage: o.leverage, liquidation: false,
-  });
+  c.touched.fills.push(executedFill(o, rules, pos, total, n));
   const set = executedOrder(o, rules, total, n, fee, realized, finalPos?.id ?? o.position_id, lock, c.now);
   if (at.unsaved) await insertRow(c.trx, 'trade_orders', { ...o, ...set });
   else await c.trx.updateTable('trade_orders').set(set).where('id', '=', o.id).execute();
@@ -184,10 +180,26 @@ export function executedOrder(o: OrderRow, rules: Rules, total: bigint, n: bigin
  * The rows of a liquidation of `pos` at `mark` (notional `n`) that closed `r.qtyU` (pure; shared
  * with server/engine/apply.ts): a filled marketClose order `id` and its 'liquidation' fill.
  */
-export function liquidationRows(pos: PositionRow, rules: Rules, id: string, mark: number, n: bigint, r: { qtyU: bigint; fee: bigint; realized: bigint }, now: number): { order: OrderRow; fill: Omit<FillRow, 'id'> } {
+/**
+ * One execution of `total` units of order `o` for the notional `n` against the user's position
+ * `pos` as it was before (null: none), as the fill listeners see it (copy trading mirrors it). Pure;
+ * shared with the in-memory engine.
+ */
+export function executedFill(o: OrderRow, rules: Rules, pos: PositionRow | null, total: bigint, n: bigint): ExecutedFill {
+  const beforeU = pos ? (pos.side === 'long' ? parseMinor(pos.qty) : -parseMinor(pos.qty)) : 0n;
+  return {
+    userId: o.user_id, orderId: o.id, symbol: o.symbol, contract: o.contract, side: o.side, qtyU: total, price: entryPrice(rules, n, total),
+    beforeU, afterU: beforeU + (o.side === 'buy' ? total : -total), leverage: o.leverage, liquidation: false,
+  };
+}
+
+export function liquidationRows(
+  pos: PositionRow, rules: Rules, id: string, mark: number, n: bigint, r: { qtyU: bigint; fee: bigint; realized: bigint }, now: number,
+): { order: OrderRow; fill: Omit<FillRow, 'id'>; executed: ExecutedFill } {
   const qty = Number(r.qtyU) / 10 ** rules.qtyPrecision;
   const side = pos.side === 'long' ? 'sell' : 'buy';
   return {
+    executed: { userId: pos.user_id, orderId: id, symbol: pos.symbol, contract: pos.contract, side, qtyU: r.qtyU, price: mark, beforeU: pos.side === 'long' ? r.qtyU : -r.qtyU, afterU: 0n, leverage: pos.leverage, liquidation: true },
     order: newOrderRow({
       id, user_id: pos.user_id, client_order_id: `liquidation-${pos.id}`, symbol: pos.symbol, contract: pos.contract, kind: 'marketClose', side,
       price: mark, qty, leverage: pos.leverage, status: 'filled', executed_qty: qty, avg_price: mark, fee: r.fee.toString(),

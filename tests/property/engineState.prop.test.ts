@@ -16,6 +16,7 @@ import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
  *  - after every command: no balance but the system's negative, each asset's total unchanged
  *    (money moves, never appears or disappears), the escrow = Σ frozen per wallet, frozen =
  *    the margins of the pending orders and open positions, the pending index = the pending orders;
+ *  - copy trading: a user's copy wallet = the cash of their follows, the copy escrow = the margins of the open copied positions;
  *  - an accepted convert fills the caller's own unused, unexpired quote at exactly its amounts;
  *  - stateHash does not depend on insertion order; a copy shares nothing with the state.
  */
@@ -36,6 +37,12 @@ function seeded(): EngineState {
   s.balances.set(balanceKey(SYSTEM_ACCOUNT_ID, 'perp', 'USDT'), -6_000_000_000n);
   s.balances.set(balanceKey(SYSTEM_ACCOUNT_ID, 'fund', 'USDT'), -3_000_000_000n);
   s.inviters.set(102, 101);
+  // 101 is a lead trader: their fills are mirrored into the follows of 102 and 103 (one each to start with).
+  s.traders.add(101);
+  for (const [n, u, mode] of [[-2, 102, 'ratio'], [-1, 103, 'fixed']] as const) {
+    const out = apply(s, { type: 'follow', userId: u, body: { traderId: 101, amount: '800', from: 'perp', mode, ratio: mode === 'ratio' ? '1' : null, fixedAmount: mode === 'fixed' ? '150' : null, maxPerOrder: null, stopLoss: null } }, n, Date.UTC(2026, 0, 1));
+    if (!out.ok) throw new Error(out.msg);
+  }
   s.market.set('BTCUSDT', { last: 60_000, mark: 60_000, book: { bids: [[60_000, 1000]], asks: [[60_000, 1000]] } });
   s.market.set('ETHUSDT', { last: 3_000, mark: 3_000, book: { bids: [[3_000, 1000]], asks: [[3_000, 1000]] } });
   return s;
@@ -79,6 +86,22 @@ const genArb: fc.Arbitrary<Gen> = fc.oneof(
   fc.record({ u: fc.constantFrom(...USERS), from: fc.constantFrom('USDT', 'USDT', 'BTC', 'ETH'), to: fc.constantFrom('USDT', 'BTC', 'ETH'), cents: fc.integer({ min: 0, max: 200_000 }), spot: fc.boolean() }).map(
     (g): Gen => () => ({ type: 'quote', userId: g.u, body: { from: g.from, to: g.to === g.from ? (g.from === 'USDT' ? 'BTC' : 'USDT') : g.to, amount: g.from === 'USDT' ? (g.cents / 100).toFixed(2) : (g.cents / 1e7).toFixed(7), account: g.spot ? 'spot' : 'fund' } }),
   ),
+  // Copy trading: follows of the lead trader 101 (ratio or fixed, with a cap and a stop at times), unfollows (closing or keeping), closes of a copied position, the copy job's check.
+  fc.record({ u: fc.constantFrom(...USERS), fixed: fc.boolean(), ratio: fc.constantFrom('0.5', '1', '3'), amount: fc.integer({ min: 50, max: 1500 }), perp: fc.boolean(), cap: fc.boolean(), stop: fc.constantFrom(null, '30', '200') }).map(
+    (g): Gen => () => ({
+      type: 'follow', userId: g.u,
+      body: { traderId: 101, amount: String(g.amount), from: g.perp ? 'perp' : 'fund', mode: g.fixed ? 'fixed' : 'ratio', ratio: g.fixed ? null : g.ratio, fixedAmount: g.fixed ? '200' : null, maxPerOrder: g.cap ? '900' : null, stopLoss: g.stop },
+    }),
+  ),
+  fc.record({ u: fc.constantFrom(...USERS), pick: fc.nat(), close: fc.boolean() }).map((g): Gen => (s) => {
+    const mine = [...s.follows.values()].filter((f) => f.user_id === g.u);
+    return { type: 'unfollow', userId: g.u, followId: mine[g.pick % Math.max(1, mine.length)]?.id ?? 0, closePositions: g.close };
+  }),
+  fc.record({ u: fc.constantFrom(...USERS), pick: fc.nat() }).map((g): Gen => (s) => {
+    const mine = [...s.copyPositions.values()].filter((p) => p.user_id === g.u);
+    return { type: 'copyClose', userId: g.u, positionId: mine[g.pick % Math.max(1, mine.length)]?.id ?? 'none' };
+  }),
+  fc.constant((): Command => ({ type: 'copyCheck' })),
   fc.record({ u: fc.constantFrom(...USERS), pick: fc.nat(3), own: fc.boolean() }).map((g): Gen => (s) => {
     const newest = [...s.quotes.values()].reverse();
     const q = newest[g.pick % Math.max(1, newest.length)];
@@ -113,6 +136,13 @@ function checkInvariants(s: EngineState, total: Map<string, bigint>): void {
     const sum = [...s.frozen].filter(([k]) => k.split('|')[1] === w).reduce((a, [, v]) => a + v, 0n);
     expect(s.balances.get(balanceKey(ESCROW_ACCOUNT_ID, w, 'USDT')) ?? 0n, `escrow ${w}`).toBe(sum);
   }
+  // Copy trading: each user's copy wallet holds exactly the cash of their follows; the escrow's copy wallet the margins of the open copied positions.
+  const cash = new Map<number, bigint>();
+  for (const f of s.follows.values()) cash.set(f.user_id, (cash.get(f.user_id) ?? 0n) + BigInt(f.cash));
+  for (const u of USERS) expect(s.balances.get(balanceKey(u, 'copy', 'USDT')) ?? 0n, `copy wallet of ${u}`).toBe(cash.get(u) ?? 0n);
+  const copyMargins = [...s.copyPositions.values()].reduce((a, p) => a + BigInt(p.margin), 0n);
+  expect(s.balances.get(balanceKey(ESCROW_ACCOUNT_ID, 'copy', 'USDT')) ?? 0n, 'copy escrow').toBe(copyMargins);
+  for (const p of s.copyPositions.values()) expect(p.status).toBe('open');
   const indexed = new Set<string>();
   for (const bySide of s.pending.values()) for (const side of [bySide.buy, bySide.sell]) for (const id of side.keys()) indexed.add(id);
   expect([...indexed].sort()).toEqual([...pending].sort());
@@ -123,8 +153,9 @@ describe('in-memory engine state (property, no database)', () => {
     let refused = 0;
     let accepted = 0;
     let converted = 0;
+    let copied = 0;
     fc.assert(
-      fc.property(fc.array(genArb, { minLength: 1, maxLength: 80 }), (gens) => {
+      fc.property(fc.array(genArb, { minLength: 1, maxLength: 80, size: 'medium' }), (gens) => {
         const s = seeded();
         const total = totals(s);
         let t = Date.UTC(2026, 0, 1);
@@ -139,6 +170,7 @@ describe('in-memory engine state (property, no database)', () => {
             refused += 1;
             expect(stateHash(s), `${JSON.stringify(cmd)} refused: ${out.msg}`).toBe(before);
           } else accepted += 1;
+          if (out.ok) copied += out.copyOrders.filter((c) => c.status === 'filled').length;
           if (cmd.type === 'convert' && out.ok) {
             // Once, the caller's own quote, unexpired, at exactly its amounts (fee 0): paid to and received from the system account.
             converted += 1;
@@ -154,11 +186,12 @@ describe('in-memory engine state (property, no database)', () => {
           checkInvariants(s, total);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 60 },
     );
     expect(refused).toBeGreaterThan(0);
     expect(accepted).toBeGreaterThan(0);
     expect(converted).toBeGreaterThan(0);
+    expect(copied).toBeGreaterThan(0);
   }, 60_000);
 
   it('stateHash ignores insertion order and sees every value; a copy shares nothing', () => {
