@@ -5,7 +5,8 @@ import type { Clock } from '../ports/types.ts';
 import { compensationMachine, type CompensationRequest } from '../machines/compensationMachine.ts';
 import { convertMachine, type ConvertForm, type QuoteAnswer } from '../machines/convertMachine.ts';
 import { depositMachine, type DepositPick } from '../machines/depositMachine.ts';
-import { withdrawalMachine, type WithdrawalForm } from '../machines/withdrawalMachine.ts';
+import { withdrawalMachine, type SaveAddressRequest, type WithdrawalForm } from '../machines/withdrawalMachine.ts';
+import { addressBookMachine, type BookRequest } from '../machines/addressBookMachine.ts';
 import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachine.ts';
 import { orderMachine, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
@@ -21,13 +22,13 @@ import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
 import type { ContractKind } from '../protocol/market.ts';
 import { isVoucherFrame, VOUCHER_PATHS, type Voucher } from '../protocol/vouchers.ts';
 import { CONVERT_PATHS, type Conversion, type Quote } from '../protocol/convert.ts';
-import { MONEY_PATHS, type DepositAddress, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
+import { MONEY_PATHS, type AddressBook, type DepositAddress, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
 import type { ScreenActors } from './screenActors.ts';
 import type { TradingApi } from './tradingApi.ts';
 
 /**
  * The lifecycle machines of the account, trade and money screens (order ticket, KYC form,
- * compensation dialog, coupon merge, deposit address, withdrawal, convert quote), built, started,
+ * compensation dialog, coupon merge, deposit address, withdrawal, address book, convert quote), built, started,
  * fed and stopped by the core. A screen asks for its actor
  * with {@link ScreenMachines.get} and holds it with {@link ScreenMachines.retain} while mounted
  * (src/ui/hooks/useCoreActor.ts); the core:
@@ -86,6 +87,17 @@ const logicOf = (deps: ScreenMachinesDeps) => {
       actors: {
         fetchInfo: fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Network }>(({ input, signal }) => api.get<WithdrawInfo>(apiPath(MONEY_PATHS.withdrawInfo), input, signal)),
         submit: fromPromise<Withdrawal, WithdrawalForm>(({ input, signal }) => api.post<Withdrawal>(apiPath(MONEY_PATHS.withdraw), input, { signal })),
+        saveAddress: fromPromise<AddressBook, SaveAddressRequest>(({ input, signal }) => api.post<AddressBook>(apiPath(MONEY_PATHS.addresses), input, { signal })),
+      },
+    }),
+    addressBook: addressBookMachine.provide({
+      actors: {
+        load: fromPromise<AddressBook>(({ signal }) => api.get<AddressBook>(apiPath(MONEY_PATHS.addresses), undefined, signal)),
+        mutate: fromPromise<AddressBook, BookRequest>(({ input, signal }) => {
+          const { kind, ...body } = input;
+          const path = { add: MONEY_PATHS.addresses, rename: MONEY_PATHS.addressRename, delete: MONEY_PATHS.addressDelete, whitelist: MONEY_PATHS.whitelist }[kind];
+          return api.post<AddressBook>(apiPath(path), body, { signal });
+        }),
       },
     }),
     convert: convertMachine.provide({
@@ -161,6 +173,7 @@ export type CouponActor = Actor<Logic['coupon']>;
 export type OrderActor = Actor<ReturnType<Logic['order']>>;
 export type DepositActor = Actor<Logic['deposit']>;
 export type WithdrawalActor = Actor<Logic['withdrawal']>;
+export type AddressBookActor = Actor<Logic['addressBook']>;
 export type ConvertActor = Actor<Logic['convert']>;
 export type CopyFollowActor = Actor<Logic['copyFollow']>;
 export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
@@ -175,6 +188,7 @@ export type MachineRequest =
   | { name: 'coupon' }
   | { name: 'deposit' }
   | { name: 'withdrawal' }
+  | { name: 'addressBook' }
   | { name: 'convert' }
   | { name: 'copyFollow' }
   | { name: 'copyUnfollow' }
@@ -193,6 +207,8 @@ export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
         ? DepositActor
         : R extends { name: 'withdrawal' }
           ? WithdrawalActor
+          : R extends { name: 'addressBook' }
+            ? AddressBookActor
           : R extends { name: 'convert' }
             ? ConvertActor
             : R extends { name: 'copyFollow' }
@@ -275,6 +291,9 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
         actor = a as unknown as Actor<AnyActorLogic>;
         break;
       }
+      case 'addressBook':
+        actor = createActor(logic.addressBook, { clock }) as unknown as Actor<AnyActorLogic>;
+        break;
       case 'convert':
         actor = createActor(logic.convert, { clock }) as unknown as Actor<AnyActorLogic>;
         break;

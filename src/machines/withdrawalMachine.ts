@@ -1,7 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { chainRule, WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
+import { chainRule, WALLET_MSG, type AddressBook, type MoneyCoin, type Network, type SavedAddress, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
 import { compareDecimals, parseScaled } from '../protocol/decimal.ts';
-import { isValidAddress } from '../protocol/addresses.ts';
+import { addressKey, isValidAddress } from '../protocol/addresses.ts';
+import { usdtMinor, usdtValueMinor } from '../protocol/withdrawSafety.ts';
+import { labelProblem } from './addressBookMachine.ts';
 
 /**
  * A withdrawal on /my/wallet/withdrawal (issue 12, SPEC §9; docs/WALLET.md):
@@ -12,7 +14,14 @@ import { isValidAddress } from '../protocol/addresses.ts';
  *          (else: messages shown)            └─wd.back→ editing                  └─error→ lock msg → loading (lock re-read)
  * wd.coin / wd.network anywhere but submitting → loading                                   code msg → securityStep
  * submitted ─wd.again→ loading                                                              other → editing
+ * editing ─wd.saveAddress (valid address, not saved, label ok)→ savingAddress ─ok→ loading (the book re-read)
+ *                                                                              └─error→ editing (saveError)
  * ```
+ *
+ * Issue 26: the saved addresses of the coin and network, whitelist mode and the daily limit come with
+ * the info; a saved address is picked by sending its address (`wd.address`); whitelist mode refuses
+ * an address not in the book (or saved less than 24 h ago under the mode) and the daily limit an
+ * amount worth more than what is left, both as they are typed and before the security step.
  *
  * Invariants (tests/property/withdrawalMachine.prop.test.ts):
  * - one request per confirm, never two in flight (`submitting` hears no `wd.submit`);
@@ -46,6 +55,18 @@ export interface WithdrawalContext {
   /** The last accepted withdrawal. */
   submitted: Withdrawal | null;
   submits: number;
+  /** The label typed to save the typed address to the address book, and that save's refusal / success. */
+  saveLabel: string;
+  saveError: string | null;
+  saved: boolean;
+}
+
+/** POST /money/withdraw/addresses from the form. */
+export interface SaveAddressRequest {
+  coin: MoneyCoin;
+  network: Network;
+  address: string;
+  label: string;
 }
 
 export type WithdrawalEvent =
@@ -62,7 +83,10 @@ export type WithdrawalEvent =
   | { type: 'wd.retry' }
   /** Re-read the numbers (the balance moved): derived from a `balance` frame. */
   | { type: 'wd.refresh' }
-  | { type: 'wd.again' };
+  | { type: 'wd.again' }
+  /** The label of the typed address, to save it to the address book. */
+  | { type: 'wd.saveLabel'; value: string }
+  | { type: 'wd.saveAddress' };
 
 export const DEFAULT_WITHDRAWAL_FORM: WithdrawalForm = { coin: 'USDT', network: 'TRC20', address: '', amount: '', code: '' };
 
@@ -92,6 +116,10 @@ export function checkWithdrawalForm(form: WithdrawalForm, info: WithdrawInfo | n
   const errors: WithdrawalErrors = {};
   if (form.address.trim() === '') errors.address = WALLET_MSG.addressRequired;
   else if (addressProblem(form) !== null) errors.address = WALLET_MSG.addressInvalid;
+  else {
+    const listed = whitelistProblem(form, info);
+    if (listed) errors.address = listed;
+  }
   const amount = form.amount.trim();
   const scaled = parseScaled(amount);
   if (amount === '' || scaled === null || scaled <= 0n) errors.amount = WALLET_MSG.amountRequired;
@@ -100,8 +128,51 @@ export function checkWithdrawalForm(form: WithdrawalForm, info: WithdrawInfo | n
     const available = parseScaled(info.available) ?? 0n;
     if (compareDecimals(amount, info.minWithdrawal) < 0) errors.amount = `${WALLET_MSG.minWithdrawal}${info.minWithdrawal} ${info.coin}`;
     else if (total === null || total > available) errors.amount = WALLET_MSG.insufficientBalance;
+    else if (overDailyLimit(amount, info)) errors.amount = WALLET_MSG.dailyLimitExceeded;
   }
   return errors;
+}
+
+/** The saved address of the form's coin and network that is the typed one (spelling-insensitive), if any. */
+export function savedMatch(form: Pick<WithdrawalForm, 'coin' | 'network' | 'address'>, addresses: readonly SavedAddress[] | undefined): SavedAddress | undefined {
+  const rule = chainRule(form.coin, form.network);
+  const typed = form.address.trim();
+  if (!rule || typed === '') return undefined;
+  const key = addressKey(rule.format, typed);
+  return addresses?.find((a) => a.coin === form.coin && a.network === form.network && addressKey(rule.format, a.address) === key);
+}
+
+/**
+ * Whitelist mode's refusal of a well-formed address (the server's rule, issue 26): not in the book,
+ * or saved under the mode less than 24 h ago; null when the mode is off or the address may be used.
+ */
+export function whitelistProblem(form: Pick<WithdrawalForm, 'coin' | 'network' | 'address'>, info: WithdrawInfo | null): string | null {
+  if (!info?.whitelist?.enabled || form.address.trim() === '') return null;
+  const saved = savedMatch(form, info.addresses);
+  if (!saved) return WALLET_MSG.notWhitelisted;
+  return saved.usable ? null : WALLET_MSG.addressNotYetUsable;
+}
+
+/** Whether `amount` (a valid decimal) is worth more in USDT than what is left of the daily limit (the server's valuation). */
+export function overDailyLimit(amount: string, info: WithdrawInfo | null): boolean {
+  const limit = info?.limit;
+  if (!limit || limit.price === null) return false;
+  const value = usdtValueMinor(amount, limit.price);
+  const used = usdtMinor(limit.used);
+  const max = usdtMinor(limit.limit);
+  return value !== null && used !== null && max !== null && used + value > max;
+}
+
+/** What is left of the daily limit in USDT minor units (never below 0), or null without the limit. */
+export function dailyLimitLeft(info: WithdrawInfo | null): bigint | null {
+  const used = info?.limit ? usdtMinor(info.limit.used) : null;
+  const max = info?.limit ? usdtMinor(info.limit.limit) : null;
+  return used === null || max === null ? null : max > used ? max - used : 0n;
+}
+
+/** Whether the form offers to save the typed address: valid for the network and not in the book yet. */
+export function canOfferSave(form: WithdrawalForm, info: WithdrawInfo | null): boolean {
+  return form.address.trim() !== '' && addressProblem(form) === null && info !== null && !savedMatch(form, info.addresses);
 }
 
 /**
@@ -117,11 +188,11 @@ export function addressProblem(form: Pick<WithdrawalForm, 'coin' | 'network' | '
   return isValidAddress(rule.format, address) ? null : WALLET_MSG.addressInvalid;
 }
 
-/** The form's errors with the address one set from {@link addressProblem}. */
-function withAddressCheck(form: WithdrawalForm, errors: WithdrawalErrors): WithdrawalErrors {
+/** The form's errors with the address one set from {@link addressProblem}, then whitelist mode's. */
+function withAddressCheck(form: WithdrawalForm, errors: WithdrawalErrors, info: WithdrawInfo | null = null): WithdrawalErrors {
   const { address: _a, ...rest } = errors;
   void _a;
-  const problem = addressProblem(form);
+  const problem = addressProblem(form) ?? whitelistProblem(form, info);
   return problem === null ? rest : { ...rest, address: problem };
 }
 
@@ -141,6 +212,9 @@ const infoNotProvided = fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Ne
 const submitNotProvided = fromPromise<Withdrawal, WithdrawalForm>(async () => {
   throw new Error("withdrawalMachine: actor 'submit' not provided");
 });
+const saveNotProvided = fromPromise<AddressBook, SaveAddressRequest>(async () => {
+  throw new Error("withdrawalMachine: actor 'saveAddress' not provided");
+});
 
 /** Coin and network pickers: heard wherever the form is not being sent. */
 const pickers = {
@@ -150,13 +224,14 @@ const pickers = {
 
 export const withdrawalMachine = setup({
   types: { context: {} as WithdrawalContext, events: {} as WithdrawalEvent },
-  actors: { fetchInfo: infoNotProvided, submit: submitNotProvided },
+  actors: { fetchInfo: infoNotProvided, submit: submitNotProvided, saveAddress: saveNotProvided },
   guards: {
     locked: ({ event }) => (event as unknown as { output: WithdrawInfo }).output.lock !== null,
     formOk: ({ context }) => Object.keys(checkWithdrawalForm(context.form, context.info)).length === 0,
     codeGiven: ({ context }) => context.form.code.trim() !== '',
     lockRefusal: ({ event }) => LOCK_MSGS.includes(errOf(event)),
     codeRefusal: ({ event }) => CODE_MSGS.includes(errOf(event)),
+    saveOk: ({ context }) => canOfferSave(context.form, context.info) && labelProblem(context.saveLabel) === null,
   },
   actions: {
     setCoin: assign(({ context, event }) => {
@@ -173,8 +248,12 @@ export const withdrawalMachine = setup({
     setAddress: assign(({ context, event }) => {
       if (event.type !== 'wd.address') return {};
       const form = { ...context.form, address: event.value };
-      return { form, errors: withAddressCheck(form, context.errors), submitError: null };
+      return { form, errors: withAddressCheck(form, context.errors, context.info), submitError: null, saveError: null, saved: false };
     }),
+    setSaveLabel: assign(({ event }) => (event.type === 'wd.saveLabel' ? { saveLabel: event.value, saveError: null } : {})),
+    saveLabelProblem: assign(({ context }) => ({ saveError: labelProblem(context.saveLabel) })),
+    takeSaved: assign({ saveLabel: '', saveError: null, saved: true }),
+    takeSaveError: assign({ saveError: ({ event }) => errOf(event) }),
     setAmount: assign(({ context, event }) => {
       if (event.type !== 'wd.amount') return {};
       const { amount: _a, ...errors } = context.errors;
@@ -189,7 +268,11 @@ export const withdrawalMachine = setup({
     setCode: assign(({ context, event }) => (event.type === 'wd.code' ? { form: { ...context.form, code: event.code }, errors: {}, submitError: null } : {})),
     showErrors: assign({ errors: ({ context }) => checkWithdrawalForm(context.form, context.info) }),
     codeMissing: assign({ errors: { code: WALLET_MSG.codeRequired } }),
-    takeInfo: assign({ info: ({ event }) => (event as unknown as { output: WithdrawInfo }).output, loadError: null }),
+    takeInfo: assign(({ context, event }) => {
+      const info = (event as unknown as { output: WithdrawInfo }).output;
+      // The book or the mode may have changed: the typed address is checked against the new info.
+      return { info, loadError: null, errors: context.form.address.trim() === '' ? context.errors : withAddressCheck(context.form, context.errors, info) };
+    }),
     takeLoadError: assign({ loadError: ({ event }) => errOf(event) }),
     countSubmit: assign({ submits: ({ context }) => context.submits + 1, submitError: null, errors: {} }),
     takeSubmitted: assign(({ context, event }) => ({
@@ -202,7 +285,7 @@ export const withdrawalMachine = setup({
   },
 }).createMachine({
   id: 'withdrawal',
-  context: { form: DEFAULT_WITHDRAWAL_FORM, info: null, errors: {}, submitError: null, loadError: null, submitted: null, submits: 0 },
+  context: { form: DEFAULT_WITHDRAWAL_FORM, info: null, errors: {}, submitError: null, loadError: null, submitted: null, submits: 0, saveLabel: '', saveError: null, saved: false },
   initial: 'loading',
   states: {
     loading: {
@@ -229,6 +312,18 @@ export const withdrawalMachine = setup({
         'wd.max': { actions: 'setMax' },
         'wd.refresh': 'loading',
         'wd.next': [{ guard: 'formOk', target: 'securityStep' }, { actions: 'showErrors' }],
+        'wd.saveLabel': { actions: 'setSaveLabel' },
+        'wd.saveAddress': [{ guard: 'saveOk', target: 'savingAddress' }, { actions: 'saveLabelProblem' }],
+      },
+    },
+    /** Saving the typed address to the address book (issue 26); typing goes on meanwhile. */
+    savingAddress: {
+      on: { 'wd.amount': { actions: 'setAmount' } },
+      invoke: {
+        src: 'saveAddress',
+        input: ({ context }) => ({ coin: context.form.coin, network: context.form.network, address: context.form.address.trim(), label: context.saveLabel.trim() }),
+        onDone: { target: 'loading', actions: 'takeSaved' },
+        onError: { target: 'editing', actions: 'takeSaveError' },
       },
     },
     securityStep: {
@@ -256,4 +351,4 @@ export const withdrawalMachine = setup({
   },
 });
 
-export type WithdrawalStateName = 'loading' | 'loadFailed' | 'locked' | 'editing' | 'securityStep' | 'submitting' | 'submitted';
+export type WithdrawalStateName = 'loading' | 'loadFailed' | 'locked' | 'editing' | 'savingAddress' | 'securityStep' | 'submitting' | 'submitted';

@@ -20,7 +20,7 @@ const USER_ROUTES = [
   '/my/dashboard', '/my/assets/overview', '/my/assets/futures-account', '/my/assets/spot-account', '/my/assets/fund-account',
   '/my/order/futures', '/my/order/wallet-history', '/my/order/convert', '/my/rebate', '/my/compensation/orders', '/my/coupon',
   '/my/settings/preference', '/my/settings/security', '/my/settings/password', '/my/settings/login-history', '/my/settings/kyc',
-  '/my/wallet/deposit', '/my/wallet/withdrawal',
+  '/my/wallet/deposit', '/my/wallet/withdrawal', '/my/wallet/addresses',
 ];
 
 interface Hit {

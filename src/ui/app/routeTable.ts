@@ -82,6 +82,7 @@ export const ROUTE_TABLE: readonly RouteDef[] = [
   { path: '/my/settings/kyc', name: 'settingsKyc', screen: 'settingsKyc' },
   { path: '/my/wallet/deposit', name: 'walletDeposit', screen: 'walletDeposit' },
   { path: '/my/wallet/withdrawal', name: 'walletWithdrawal', screen: 'walletWithdrawal' },
+  { path: '/my/wallet/addresses', name: 'walletAddresses', screen: 'walletAddresses' },
   { path: '*', name: 'notFound', screen: 'notFound' },
 ];
 

@@ -49,6 +49,7 @@ export const SCREENS = {
   settingsKyc: named(() => import('../screens/kyc/KycScreen.tsx'), 'KycScreen'),
   walletDeposit: named(() => import('../screens/wallet/DepositScreen.tsx'), 'DepositScreen'),
   walletWithdrawal: named(() => import('../screens/wallet/WithdrawalScreen.tsx'), 'WithdrawalScreen'),
+  walletAddresses: named(() => import('../screens/wallet/AddressBookScreen.tsx'), 'AddressBookScreen'),
   notFound: named(() => import('../screens/not-found/NotFoundScreen.tsx'), 'NotFoundScreen'),
 } satisfies Record<string, ScreenLoader | null>;
 

@@ -12,7 +12,7 @@ describe('route table (SPEC §2)', () => {
     const my = ['dashboard', 'assets/overview', 'assets/futures-account', 'assets/spot-account', 'assets/fund-account',
       'order/futures', 'order/wallet-history', 'order/convert', 'rebate', 'compensation/orders', 'coupon',
       'settings/preference', 'settings/security', 'settings/password', 'settings/login-history', 'settings/kyc',
-      'wallet/deposit', 'wallet/withdrawal'].map((c) => `/my/${c}`);
+      'wallet/deposit', 'wallet/withdrawal', 'wallet/addresses'].map((c) => `/my/${c}`);
     const expected = ['/login', '/register', '/reset-password', '/', '/market', '/convert', '/copy', '/copy/trader/:id', '/help-center',
       '/help-list/:id?', '/help-detail/:id', '/mFutures', '/mFutures/:pair', '/stdFuture', '/stdFuture/:pair', '/my', ...my, '*',
       // Section roots (issue 15): redirects to their first page.

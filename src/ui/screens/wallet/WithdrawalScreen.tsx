@@ -1,7 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import type { WithdrawalStateName } from '../../../machines/withdrawalMachine.ts';
-import { WALLET_MSG, type WithdrawInfo } from '../../../protocol/wallet.ts';
+import { Link } from 'react-router-dom';
+import { canOfferSave, savedMatch, type WithdrawalStateName } from '../../../machines/withdrawalMachine.ts';
+import { DAILY_WITHDRAW_LIMIT_USDT, WALLET_MSG, type WithdrawInfo } from '../../../protocol/wallet.ts';
+import { formatDateTime } from '../../../format/date.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
@@ -12,7 +14,7 @@ import { FormField } from '../login/FormField.tsx';
 import { SendCodeButton } from '../login/SendCodeButton.tsx';
 import { useMailCode } from '../login/useMailCode.ts';
 import { useWithdrawalActor } from './useWithdrawalActor.ts';
-import { CoinNetworkPickers } from './WalletPickers.tsx';
+import { CoinNetworkPickers, PickField } from './WalletPickers.tsx';
 import { WithdrawalList } from './WithdrawalList.tsx';
 import { hoursMinutes, walletText } from './walletModel.ts';
 import '../login/auth.css';
@@ -69,11 +71,43 @@ function CodeField({ info, value, error, disabled, onChange }: { info: WithdrawI
   );
 }
 
+/** Whitelist mode's banner (issue 26): on, and when a requested turn-off takes effect. */
+function WhitelistBanner({ whitelist }: { whitelist: WithdrawInfo['whitelist'] }) {
+  const { t } = useTranslation('wallet');
+  return (
+    <p className="wal-info" role="status" data-testid="withdraw-whitelist">
+      {t('whitelistOnBanner')}
+      {whitelist.offAt !== null ? ` ${t('whitelistOffAt', { time: formatDateTime(whitelist.offAt) })}` : ''}{' '}
+      <Link to="/my/wallet/addresses">{t('manageBook')}</Link>
+    </p>
+  );
+}
+
+/** 'Daily limit: used / limit' (issue 26), with the way to the higher limit for an unverified account. */
+function DailyLimitRow({ limit }: { limit: WithdrawInfo['limit'] }) {
+  const { t } = useTranslation('wallet');
+  return (
+    <>
+      <dt title={t('dailyLimitNote')}>{t('dailyLimit')}</dt>
+      <dd data-testid="withdraw-limit">
+        {t('dailyLimitValue', { used: formatBalance(limit.used, 'USDT'), limit: formatBalance(limit.limit, 'USDT') })}
+        {!limit.verified ? (
+          <Link className="wal-limit-link" to="/my/settings/kyc" data-testid="withdraw-limit-kyc">
+            {t('verifyForMore', { limit: formatBalance(DAILY_WITHDRAW_LIMIT_USDT.verified, 'USDT') })}
+          </Link>
+        ) : null}
+      </dd>
+    </>
+  );
+}
+
 /**
  * /my/wallet/withdrawal (issue 12, SPEC §9): coin, network, address, amount with Max, the network
  * fee, the amount received and the minimum; then the security step (authenticator or email code);
  * the SPEC §9 lock with the time left; the recent withdrawals, live, with Cancel while pending.
  * The lifecycle is withdrawalMachine (useWithdrawalActor); amounts stay decimal strings.
+ * Issue 26: the saved addresses of the coin and network to pick from, the offer to save a typed one,
+ * whitelist mode's banner and the daily limit ('Daily limit: used / limit').
  */
 export function WithdrawalScreen() {
   const { t } = useTranslation('wallet');
@@ -82,7 +116,7 @@ export function WithdrawalScreen() {
   const ctx = useSelector(actor, (s) => s.context);
   const { form, info, errors } = ctx;
   const sending = state === 'submitting';
-  const inForm = state === 'editing' || state === 'loading' || state === 'securityStep' || sending;
+  const inForm = state === 'editing' || state === 'loading' || state === 'savingAddress' || state === 'securityStep' || sending;
   const security = state === 'securityStep' || sending;
   const err = (m: string | undefined) => (m ? walletText(t, m) : undefined);
   const coinInfo = info && info.coin === form.coin && info.network === form.network ? info : null;
@@ -99,6 +133,7 @@ export function WithdrawalScreen() {
           </div>
         ) : null}
         {state === 'locked' && info?.lock ? <LockBanner lock={info.lock} onRefresh={() => send({ type: 'wd.retry' })} /> : null}
+        {inForm && coinInfo?.whitelist?.enabled ? <WhitelistBanner whitelist={coinInfo.whitelist} /> : null}
         {state === 'submitted' && ctx.submitted ? (
           <div className="wal-card" data-testid="withdraw-submitted">
             <h2 className="acct-card__title">{t('submittedTitle')}</h2>
@@ -111,9 +146,33 @@ export function WithdrawalScreen() {
         ) : null}
         {inForm ? (
           <form className="auth-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label={t('withdrawalTitle')}>
+            {coinInfo && (coinInfo.addresses?.length ?? 0) > 0 ? (
+              <PickField label={t('savedAddresses')} testId="withdraw-saved" disabled={security}
+                value={savedMatch(form, coinInfo.addresses)?.address ?? ''}
+                onChange={(value) => send({ type: 'wd.address', value })}
+                options={[
+                  { value: '', label: t('pickSaved') },
+                  ...coinInfo.addresses.map((a) => ({
+                    value: a.address,
+                    label: `${a.label} · ${a.address.slice(0, 6)}…${a.address.slice(-4)}${a.usable || !coinInfo.whitelist.enabled ? '' : ` (${t('notReady', { time: formatDateTime(a.usableAt) })})`}`,
+                  })),
+                ]} />
+            ) : null}
             <FormField label={t('withdrawAddress')} value={form.address} placeholder={t('addressPlaceholder', { network: form.network })}
               onValueChange={(value) => send({ type: 'wd.address', value })} error={err(errors.address)} disabled={security}
               autoComplete="off" spellCheck={false} maxLength={128} data-testid="withdraw-address" />
+            {(state === 'editing' || state === 'savingAddress') && canOfferSave(form, coinInfo) ? (
+              <fieldset className="wal-fieldset wal-save" data-testid="withdraw-save">
+                <legend className="wal-field__label">{t('saveAddressTitle')}</legend>
+                <FormField label={t('addressLabel')} value={ctx.saveLabel} placeholder={t('labelPlaceholder')} maxLength={60}
+                  onValueChange={(value) => send({ type: 'wd.saveLabel', value })} error={err(ctx.saveError ?? undefined)}
+                  data-testid="withdraw-save-label"
+                  suffix={<Button variant="text" size="sm" pending={state === 'savingAddress'} onClick={() => send({ type: 'wd.saveAddress' })} data-testid="withdraw-save-button">{t('saveAddress')}</Button>} />
+                {coinInfo?.whitelist?.enabled ? <p className="acct-muted wal-min">{t('whitelistNewWaits')}</p> : null}
+              </fieldset>
+            ) : null}
+            {ctx.saved && savedMatch(form, coinInfo?.addresses) ? <p className="acct-muted wal-min" role="status" data-testid="withdraw-saved-note">{t('savedNote')}</p> : null}
+            <p className="wal-book-link"><Link to="/my/wallet/addresses" data-testid="withdraw-book-link">{t('manageBook')}</Link></p>
             <FormField label={t('assets:amount')} value={form.amount} inputMode="decimal" disabled={security}
               placeholder={coinInfo ? t('amountPlaceholder', { min: `${coinInfo.minWithdrawal} ${form.coin}` }) : ''}
               onValueChange={(v) => send({ type: 'wd.amount', value: sanitizeAmountInput(v, inputDecimals(form.coin)) })}
@@ -127,6 +186,7 @@ export function WithdrawalScreen() {
               <dd data-testid="withdraw-fee">{coinInfo ? `${coinInfo.fee} ${form.coin}` : '—'}</dd>
               <dt>{t('received')}</dt>
               <dd data-testid="withdraw-received">{form.amount.trim() !== '' ? `${formatCoinAmount(form.amount, form.coin)} ${form.coin}` : '—'}</dd>
+              {coinInfo?.limit ? <DailyLimitRow limit={coinInfo.limit} /> : null}
             </dl>
             {security && coinInfo ? (
               <fieldset className="wal-fieldset">
