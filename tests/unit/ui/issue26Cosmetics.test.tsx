@@ -1,51 +1,25 @@
 // @vitest-environment jsdom
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope } from '../../../src/ports/fakes.ts';
 import type { CopyTrader } from '../../../src/protocol/copy.ts';
-import type { DepositAddress, Deposit } from '../../../src/protocol/wallet.ts';
 import { CopyScreen } from '../../../src/ui/screens/copy/CopyScreen.tsx';
 import { DashboardScreen } from '../../../src/ui/screens/dashboard/DashboardScreen.tsx';
 import { HelpCenterScreen } from '../../../src/ui/screens/help-center/HelpCenterScreen.tsx';
 import { MFuturesScreen } from '../../../src/ui/screens/trade/TradeScreen.tsx';
-import { DepositScreen } from '../../../src/ui/screens/wallet/DepositScreen.tsx';
 import { installClickClock, renderAssets } from './assetsHarness.tsx';
 import { renderMarketScreen } from './marketHarness.tsx';
 
 /**
  * Issue 26, the cosmetics a jsdom render can see (texts, elements, classes; the layout ones are
- * measured in tests/e2e/layout26.spec.ts): a below-minimum deposit's confirmations, the copied
- * orders' empty state and the list's full-width sparklines, the help search's marked term, the
- * unknown-pair page, one title style for the dashboard's cards.
+ * measured in tests/e2e/layout26.spec.ts; the below-minimum deposit's confirmations are in
+ * moneyScreens.test.tsx): the copied orders' empty state and the list's full-width sparklines, the
+ * help search's marked term, the unknown-pair page, one title style for the dashboard's cards.
  */
 
 installClickClock();
 
 const EMPTY_PAGE = { list: [], total: 0, page: 1, pageSize: 10 };
-
-describe('a deposit below the minimum', () => {
-  it("says it is not counted instead of a bare '0/6'", async () => {
-    const addr: DepositAddress = { coin: 'USDT', network: 'TRC20', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', minDeposit: '1', confirmations: 6 };
-    const h = renderAssets({
-      path: '/my/wallet/deposit',
-      screen: <DepositScreen />,
-      script: (http) => {
-        http.on('GET', '/money/deposit/address', envelope(200, 'success', addr));
-        http.on('GET', '/money/deposits', envelope(200, 'success', EMPTY_PAGE));
-      },
-    });
-    await screen.findByTestId('deposit-address');
-    const d: Deposit = { id: 1, coin: 'USDT', network: 'TRC20', address: addr.address, amount: '250.000000', txid: 'ab12', status: 'confirming', confirmations: 2, required: 6, time: 5, creditedAt: null };
-    h.push({ type: 'deposit', data: d });
-    await waitFor(() => expect(screen.getByTestId('deposit-conf').textContent).toBe('2/6'));
-    h.push({ type: 'deposit', data: { ...d, id: 2, amount: '0.5', status: 'belowMinimum', confirmations: 0, time: 6 } });
-    await waitFor(() => expect(screen.getAllByTestId('deposit-conf')).toHaveLength(2));
-    const [below, confirming] = screen.getAllByTestId('deposit-conf');
-    expect(below?.textContent).toBe('Not counted: below the minimum deposit');
-    expect(confirming?.textContent).toBe('2/6');
-    h.core.stop();
-  });
-});
 
 const TRADER: CopyTrader = {
   id: 9_000_001, nickname: 'Aurora Quant', bio: 'Trend', simulated: true, roi7: '1.20', roi30: '1.20', roi90: '1.20', pnl7: '120.000000', pnl30: '120.000000', pnl90: '120.000000',

@@ -263,6 +263,8 @@ describe('DepositScreen', () => {
     h.push({ type: 'deposit', data: { ...d, id: 2, amount: '0.5', status: 'belowMinimum', time: 6 } });
     await waitFor(() => expect(screen.getAllByTestId('deposit-status')[0]?.textContent).toBe('Below minimum, not credited'));
     expect(screen.getAllByTestId('deposit-status')).toHaveLength(2);
+    // Issue 26: the Confirmations column says what a below-minimum deposit's count means, not a bare '0/6'.
+    expect(screen.getAllByTestId('deposit-conf').map((c) => c.textContent)).toEqual(['Not counted: below the minimum deposit', '6/6']);
     h.core.stop();
   });
 });
