@@ -98,3 +98,34 @@ describe('ConvertHistoryScreen', () => {
     h.core.stop();
   });
 });
+
+describe('date filters in the language order (issue 26 cosmetics)', () => {
+  it('jp and ko show their own day order, not mm/dd/yyyy, and a typed day becomes the same query', async () => {
+    for (const [lang, from, to, fromText] of [['jp', '開始日 (yyyy/mm/dd)', '終了日 (yyyy/mm/dd)', '2023/11/14'], ['ko', '시작일 (yyyy. mm. dd.)', '종료일 (yyyy. mm. dd.)', '2023. 11. 14.']] as const) {
+      const gets: HttpRequest[] = [];
+      const h = renderAssets({
+        path: '/my/order/wallet-history',
+        screen: <WalletHistoryScreen />,
+        lang,
+        script: (http) => http.on('GET', '/money/history', (req) => (gets.push(req), envelope(200, 'success', { list: [], total: 0, page: 1, pageSize: 10 }))),
+      });
+      const fromField = await screen.findByLabelText(from);
+      expect(fromField.getAttribute('type')).toBe('text');
+      expect(fromField.getAttribute('placeholder')).toBe(from.slice(from.indexOf('(') + 1, -1));
+      expect(screen.getByLabelText(to).getAttribute('placeholder')).not.toBe('mm/dd/yyyy');
+      // Half typed: nothing asked; a whole day: the same local-day bound as the native input gave.
+      fireEvent.change(fromField, { target: { value: '2023/11' } });
+      fireEvent.change(fromField, { target: { value: fromText } });
+      await waitFor(() => expect(gets.at(-1)?.query).toEqual({ page: 1, pageSize: 10, from: new Date(2023, 10, 14).getTime() }));
+      expect(gets.some((g) => (g.query as { from?: number }).from !== undefined && (g.query as { from: number }).from !== new Date(2023, 10, 14).getTime())).toBe(false);
+      // An impossible day is marked and not sent.
+      fireEvent.change(screen.getByLabelText(to), { target: { value: lang === 'jp' ? '2023/02/30' : '2023. 02. 30.' } });
+      expect(screen.getByLabelText(to).getAttribute('aria-invalid')).toBe('true');
+      // Reset empties both fields.
+      fireEvent.click(screen.getByRole('button', { name: lang === 'jp' ? 'リセット' : '초기화' }));
+      await waitFor(() => expect((screen.getByLabelText(from) as HTMLInputElement).value).toBe(''));
+      h.core.stop();
+      cleanup();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/DateField.tsx';
 import type { Query } from '../../../api/client.ts';
 import { CONVERT_ACCOUNTS, CONVERT_COINS, CONVERT_PATHS, type Conversion, type ConvertAccount } from '../../../protocol/convert.ts';
 import type { ViewValue } from '../../../core/viewState.ts';
@@ -97,11 +98,11 @@ export function ConvertHistoryScreen() {
           </label>
           <label className="orders-filter">
             <span>{t('startDate')}</span>
-            <input type="date" aria-label={t('startDate')} value={filters.start} max={filters.end || undefined} onChange={(e) => set('start', e.target.value)} />
+            <DateField label={t('startDate')} value={filters.start} max={filters.end || undefined} onChange={(d) => set('start', d)} />
           </label>
           <label className="orders-filter">
             <span>{t('endDate')}</span>
-            <input type="date" aria-label={t('endDate')} value={filters.end} min={filters.start || undefined} onChange={(e) => set('end', e.target.value)} />
+            <DateField label={t('endDate')} value={filters.end} min={filters.start || undefined} onChange={(d) => set('end', d)} />
           </label>
           <button type="button" className="acct-link orders-reset" onClick={() => { setFilters(EMPTY); setPage(1); }}>
             {t('assets:resetFilters')}

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../components/DateField.tsx';
 import type { LedgerEntryType, OrderKind, TradeOrderStatus } from '../../../protocol/trading.ts';
 import { EMPTY_FILTERS, kindOptions, LEDGER_TYPES, type HistoryFilters, type OrderTab } from './historyQuery.ts';
 
@@ -73,11 +74,11 @@ export function OrderFilters({ tab, value, symbols, onChange }: { tab: OrderTab;
       ) : null}
       <label className="orders-filter">
         <span>{t('dateFrom')}</span>
-        <input type="date" aria-label={t('dateFrom')} value={value.from} max={value.to || undefined} onChange={(e) => set('from', e.target.value)} />
+        <DateField label={t('dateFrom')} value={value.from} max={value.to || undefined} onChange={(d) => set('from', d)} />
       </label>
       <label className="orders-filter">
         <span>{t('dateTo')}</span>
-        <input type="date" aria-label={t('dateTo')} value={value.to} min={value.from || undefined} onChange={(e) => set('to', e.target.value)} />
+        <DateField label={t('dateTo')} value={value.to} min={value.from || undefined} onChange={(d) => set('to', d)} />
       </label>
       <button type="button" className="acct-link orders-reset" onClick={() => onChange(EMPTY_FILTERS)}>
         {t('resetFilters')}

@@ -144,7 +144,7 @@ export function AddressBookScreen() {
   return (
     <AccountLayout title={t('bookTitle')}>
       <section className="acct-card wal-card" aria-labelledby="book-add">
-        <p className="acct-muted">{t('bookIntro')} <Link to="/my/wallet/withdrawal">{t('withdrawalTitle')}</Link></p>
+        <p className="acct-muted wal-intro">{t('bookIntro')} <Link to="/my/wallet/withdrawal">{t('withdrawalTitle')}</Link></p>
         <h2 className="acct-card__title" id="book-add">{t('addAddressTitle')}</h2>
         <CoinNetworkPickers coin={draft.coin} network={draft.network} disabled={busy}
           onCoin={(coin) => send({ type: 'ab.coin', coin })} onNetwork={(network) => send({ type: 'ab.network', network })} />

@@ -1,4 +1,5 @@
 import type { ViewValue } from '../../../core/viewState.ts';
+import { DateField } from '../../components/DateField.tsx';
 import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../../../api/client.ts';
@@ -126,11 +127,11 @@ export function WalletHistoryScreen() {
           </label>
           <label className="orders-filter">
             <span>{t('assets:dateFrom')}</span>
-            <input type="date" aria-label={t('assets:dateFrom')} value={filters.from} max={filters.to || undefined} onChange={(e) => set('from', e.target.value)} />
+            <DateField label={t('assets:dateFrom')} value={filters.from} max={filters.to || undefined} onChange={(d) => set('from', d)} testId="history-from" />
           </label>
           <label className="orders-filter">
             <span>{t('assets:dateTo')}</span>
-            <input type="date" aria-label={t('assets:dateTo')} value={filters.to} min={filters.from || undefined} onChange={(e) => set('to', e.target.value)} />
+            <DateField label={t('assets:dateTo')} value={filters.to} min={filters.from || undefined} onChange={(d) => set('to', d)} testId="history-to" />
           </label>
           <button type="button" className="acct-link orders-reset" onClick={() => { setFilters(EMPTY_WALLET_FILTERS); setPage(1); }}>
             {t('assets:resetFilters')}
