@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, type ScriptedHttp } from '../../../src/ports/fakes.ts';
-import type { Balance, Order, Position } from '../../../src/protocol/trading.ts';
+import { TRADE_MSG, type Balance, type Order, type Position } from '../../../src/protocol/trading.ts';
 import { MFuturesScreen, StdFutureScreen } from '../../../src/ui/screens/trade/TradeScreen.tsx';
 import { marketSocket, renderMarketScreen, ticker, type MarketHarness } from './marketHarness.tsx';
 
@@ -337,6 +337,34 @@ describe('trade screen', () => {
     expect(Number(amount)).toBeGreaterThan(5500);
     expect((within(dialog).getByLabelText('From') as HTMLSelectElement).value).toBe('fund');
     expect((within(dialog).getByLabelText('To') as HTMLSelectElement).value).toBe('perp');
+  });
+
+  it("the server's own 'Insufficient Balance' refusal carries the Transfer link too (issue 26)", async () => {
+    const h = renderTrade({ loggedIn: true, placed: () => envelope(400, TRADE_MSG.insufficientBalance, null) });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '65000');
+    await fill('Quantity', '0.01');
+    await click('Buy / Long');
+    // The panel's own check passed (65 USDT of margin against 1 000): the refusal is the server's.
+    const rejected = await screen.findByTestId('order-rejected');
+    expect(posts(h)).toHaveLength(1);
+    expect(rejected.textContent).toContain('Insufficient Balance');
+    await act(async () => {
+      fireEvent.click(within(rejected).getByTestId('order-transfer'));
+    });
+    const dialog = await screen.findByRole('dialog');
+    expect((within(dialog).getByLabelText('From') as HTMLSelectElement).value).toBe('fund');
+    expect((within(dialog).getByLabelText('To') as HTMLSelectElement).value).toBe('perp');
+  });
+
+  it('another server refusal has no Transfer link (issue 26)', async () => {
+    renderTrade({ loggedIn: true, placed: () => envelope(400, TRADE_MSG.postOnlyWouldTake, null) });
+    await screen.findByText(/1,000.00 USDT/);
+    await fill('Price', '65000');
+    await fill('Quantity', '0.01');
+    await click('Buy / Long');
+    const rejected = await screen.findByTestId('order-rejected');
+    expect(within(rejected).queryByTestId('order-transfer')).toBeNull();
   });
 
   it('on a phone, a fixed Buy / Sell bar sets the side of the order panel and brings it into view (issue 26)', async () => {

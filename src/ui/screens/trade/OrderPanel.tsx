@@ -239,6 +239,10 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   // Short of balance: a Transfer link opens the transfer dialog (fund → this contract's wallet) with the shortfall.
   const [transfer, setTransfer] = useTransferDialog();
   const short = error?.key === 'insufficientBalance' ? shortfall(cost?.required ?? null, market.available) : null;
+  // The server's own 'Insufficient Balance' (its figures moved past the panel's check) carries the link too,
+  // with the shortfall the panel sees now, or an empty amount when it sees none.
+  const serverShort = state === 'rejected' && failure?.msg === TRADE_MSG.insufficientBalance;
+  const openTransfer = () => setTransfer({ from: 'fund', to: contract === 'std' ? 'std' : 'perp', coin: info.quote });
   const busy = state === 'submitting';
   const setPct = (pct: number) => edit({ qty: maxQtyFor(draft, market, rules, pct) });
 
@@ -482,15 +486,17 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
           {short !== null && (
             <>
               {' '}
-              <button type="button" className="rf-link" data-testid="order-transfer" onClick={() => setTransfer({ from: 'fund', to: contract === 'std' ? 'std' : 'perp', coin: info.quote })}>
+              <button type="button" className="rf-link" data-testid="order-transfer" onClick={openTransfer}>
                 {t('assets:transfer')}
               </button>
             </>
           )}
         </p>
       )}
-      {transfer !== null && <OrderTransfer target={transfer} amount={short ?? ''} onClose={() => setTransfer(null)} onDone={() => account?.refresh()} />}
-      <OrderStatusLine state={state} failure={failure ? serverText(failure.msg) : null} onRetry={() => send({ type: 'order.retry' })} />
+      {transfer !== null && (
+        <OrderTransfer target={transfer} amount={short ?? (serverShort ? (shortfall(cost?.required ?? null, market.available) ?? '') : '')} onClose={() => setTransfer(null)} onDone={() => account?.refresh()} />
+      )}
+      <OrderStatusLine state={state} failure={failure ? serverText(failure.msg) : null} onRetry={() => send({ type: 'order.retry' })} onTransfer={serverShort ? openTransfer : undefined} />
 
       <div className="rf-op-actions">
         <Button variant="up" block pending={busy && draft.side === 'buy'} disabled={busy} onClick={() => submit('buy')} aria-keyshortcuts="B">
@@ -603,7 +609,7 @@ function HotkeysHelp({ open, onClose }: { open: boolean; onClose: () => void }) 
   );
 }
 
-function OrderStatusLine({ state, failure, onRetry }: { state: string; failure: string | null; onRetry: () => void }) {
+function OrderStatusLine({ state, failure, onRetry, onTransfer }: { state: string; failure: string | null; onRetry: () => void; onTransfer?: (() => void) | undefined }) {
   const { t } = useTranslation('trade');
   switch (state) {
     case 'submitting':
@@ -630,6 +636,14 @@ function OrderStatusLine({ state, failure, onRetry }: { state: string; failure: 
       return (
         <p className="rf-op-error" role="alert" data-testid="order-rejected">
           {t('st_rejected')}: {failure}
+          {onTransfer ? (
+            <>
+              {' '}
+              <button type="button" className="rf-link" data-testid="order-transfer" onClick={onTransfer}>
+                {t('assets:transfer')}
+              </button>
+            </>
+          ) : null}
         </p>
       );
     case 'failed':
