@@ -20,8 +20,8 @@ const want = (n) => only.length === 0 || only.includes(n);
 
 
 /**
- * Runs a command; `buffered` keeps its output until it ends (for runners that share the machine
- * with another, so their lines do not interleave), otherwise it streams.
+ * Runs a command; `buffered` keeps its output and hands it back as `print()` (for runners that share
+ * the machine with another, so their lines do not interleave), otherwise it streams.
  */
 function run(name, cmd, cmdArgs, { env = {}, buffered = false } = {}) {
   const started = Date.now();
@@ -35,11 +35,11 @@ function run(name, cmd, cmdArgs, { env = {}, buffered = false } = {}) {
     }
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      if (buffered) {
+      const print = () => {
         console.log(`\n=== ${name}: ${cmd} ${cmdArgs.join(' ')} (${seconds} s)`);
         process.stdout.write(Buffer.concat(out));
-      }
-      resolveRun({ status: code ?? 1, seconds });
+      };
+      resolveRun({ status: code ?? 1, seconds, print });
     });
   });
 }
@@ -57,7 +57,9 @@ const passFail = (name, r) => rows.push({ name, passed: r.status === 0 ? 1 : 0, 
 /** [seconds, file, runner] of every test file, for the slowest-ten list. */
 const fileTimes = [];
 
-// The static checks are single-threaded: two at a time on the two cores, output kept per check.
+// The static checks run in one lane beside vitest (output kept per check): vitest's server files
+// wait on sockets, processes and timers much of the time, so the checks fill the idle core instead
+// of holding both cores for a minute before vitest starts (issue 25).
 const checks = [];
 // Both keep what they learnt between runs under node_modules/.cache (a fresh clone starts empty):
 // the second run checks only what changed (typecheck 46 s -> a few s, lint 26 s -> 2 s here).
@@ -67,14 +69,11 @@ if (want('lint')) checks.push(['lint', 'npx', ['eslint', '.', '--max-warnings=0'
 // dependency-cruiser (.dependency-cruiser.cjs): protocol ← ports ← domain ← core ← ui, server → src/protocol+format only, no folder cycles, no server cycles.
 if (want('layers')) checks.push(['layers', 'npx', ['depcruise', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']]);
 const checkResults = new Map();
-await Promise.all([0, 1].map(async () => {
-  for (let next = checks.shift(); next !== undefined; next = checks.shift()) {
-    const [name, cmd, cmdArgs] = next;
-    checkResults.set(name, await run(name, cmd, cmdArgs, { buffered: true }));
-  }
-}));
-for (const name of ['typecheck', 'lint', 'layers']) if (checkResults.has(name)) passFail(name, checkResults.get(name));
+const staticLane = (async () => {
+  for (const [name, cmd, cmdArgs] of checks) checkResults.set(name, await run(name, cmd, cmdArgs, { buffered: true }));
+})();
 
+let vitestRow = null;
 if (want('vitest')) {
   const out = `${reports}/vitest.json`;
   const scope = quick ? ['--project', 'unit'] : []; // vite.config.ts: the files that need no server or browser
@@ -83,9 +82,17 @@ if (want('vitest')) {
   const passed = j?.numPassedTests ?? 0;
   let failed = j ? j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0) : 0;
   if (r.status !== 0 && failed === 0) failed = 1; // the runner itself failed (config error, crash)
-  rows.push({ name: 'vitest', passed, failed, seconds: r.seconds });
+  vitestRow = { name: 'vitest', passed, failed, seconds: r.seconds };
   for (const t of j?.testResults ?? []) fileTimes.push([(t.endTime - t.startTime) / 1000, relative(process.cwd(), t.name), 'vitest']);
 }
+await staticLane;
+for (const name of ['typecheck', 'lint', 'layers']) {
+  const r = checkResults.get(name);
+  if (r === undefined) continue;
+  r.print();
+  passFail(name, r);
+}
+if (vitestRow !== null) rows.push(vitestRow);
 
 if (!quick) {
   let built = true;
