@@ -13,6 +13,8 @@ export const Code = {
   tooLarge: 413,
   tooManyRequests: 429,
   serverError: 500,
+  /** The engine cannot make a command durable now (its journal failed): nothing was changed, try again shortly. */
+  serviceUnavailable: 503,
 } as const;
 export type CodeValue = (typeof Code)[keyof typeof Code];
 
