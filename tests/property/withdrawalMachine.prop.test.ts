@@ -72,8 +72,13 @@ const happyPath: Cmd[] = [
   { k: 'code', value: '123456' },
   { k: 'doubleSubmit' },
 ];
+/** The same under whitelist mode with the address saved and usable (issue 26). */
+const happyWhitelisted: Cmd[] = happyPath.map((c) => (c.k === 'info' ? { ...c, wl: 'usable' } : c));
 const cmdsArb = fc
-  .array(fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 8 }, { arbitrary: fc.constant(happyPath), weight: 1 }), { minLength: 4, maxLength: 30 })
+  .array(
+    fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 8 }, { arbitrary: fc.constant(happyPath), weight: 1 }, { arbitrary: fc.constant(happyWhitelisted), weight: 1 }),
+    { minLength: 4, maxLength: 30 },
+  )
   .map((groups) => groups.flat());
 
 const REFUSAL = { lock: WALLET_MSG.lockedAfterChange, code: WALLET_MSG.codeInvalid, balance: WALLET_MSG.insufficientBalance } as const;
