@@ -1,7 +1,7 @@
 /* global module */
 /**
  * Import layers (docs/ARCHITECTURE.md §0), checked by dependency-cruiser: the `layers` row of
- * `npm test` (`npx depcruise src server --config .dependency-cruiser.cjs`) and
+ * `npm test` (`npx depcruise src server replay scripts bench --config .dependency-cruiser.cjs`) and
  * tests/unit/layers.test.ts, which runs it on fixture trees that break each rule.
  *
  *   protocol (src/protocol, src/format) ← ports (src/ports, src/api)
@@ -9,7 +9,8 @@
  *
  * A file imports only its own layer or a lower one; every src file sits in a layer; the server
  * imports from src only src/protocol and src/format; no import cycle between folders of src, and
- * no cycle at all inside server/. Paths are relative to the directory depcruise runs in.
+ * no cycle at all inside server/; the tools (replay/, scripts/, bench/) and the app import nothing
+ * from tests/. Paths are relative to the directory depcruise runs in.
  */
 const PROTOCOL = '^src/(protocol|format)/';
 const PORTS = '^src/(ports|api)/';
@@ -56,6 +57,13 @@ module.exports = {
       comment: 'the server imports from src only src/protocol and src/format',
       from: { path: '^server/' },
       to: { path: '^src/', pathNot: PROTOCOL },
+    },
+    {
+      name: 'tools-import-tests',
+      severity: 'error',
+      comment: 'the tools (replay/, scripts/, bench/) and the app never import test code: a test helper a tool needs moves to the tool side',
+      from: { path: '^(src|server|replay|scripts|bench)/' },
+      to: { path: '^tests/' },
     },
     {
       name: 'no-folder-cycle',

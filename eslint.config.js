@@ -25,7 +25,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/machines/**/*.ts', 'src/streams/**/*.ts'],
+    files: ['src/machines/**/*.ts', 'src/streams/**/*.ts', 'src/core/**/*.ts', 'src/api/**/*.ts', 'src/ui/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-globals': ['error', ...pureCoreGlobals],
       'no-restricted-properties': [

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { makePng } from '../tests/e2e/authHelpers.ts';
+import { makePng } from './png.ts';
 import { openReplayPage } from '../replay/replayPage.ts';
 import { liveShot, MAX_DIFF_RATIO, replayShotAt, seqAtWall, SHOT_CONTEXT, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
 import { buildApp } from '../server/app.ts';

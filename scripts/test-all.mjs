@@ -67,7 +67,7 @@ const cache = 'node_modules/.cache/rft';
 if (want('typecheck')) checks.push(['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', `${cache}/tsc.tsbuildinfo`]]);
 if (want('lint')) checks.push(['lint', 'npx', ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', `${cache}/eslint/`]]);
 // dependency-cruiser (.dependency-cruiser.cjs): protocol ← ports ← domain ← core ← ui, server → src/protocol+format only, no folder cycles, no server cycles.
-if (want('layers')) checks.push(['layers', 'npx', ['depcruise', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']]);
+if (want('layers')) checks.push(['layers', 'npx', ['depcruise', 'src', 'server', 'replay', 'scripts', 'bench', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']]);
 const checkResults = new Map();
 const staticLane = (async () => {
   for (const [name, cmd, cmdArgs] of checks) checkResults.set(name, await run(name, cmd, cmdArgs, { buffered: true }));

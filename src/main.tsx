@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { createRecordedCore } from './core/replay/record.ts';
 import { APP_VERSION } from './core/appVersion.ts';
-import { createBrowserPorts, onPageLifecycle } from './ports/index.ts';
+import { browserReplayHost, createBrowserPorts, onPageLifecycle } from './ports/index.ts';
 import { App } from './ui/app/App.tsx';
 import { buildRoutes } from './ui/app/routes.tsx';
 import type { ShellEnv } from './ui/hooks/useShellEnv.ts';
@@ -29,7 +29,7 @@ const prefs = createUiPrefs(ports.storage, document, window.innerWidth);
 // Recording is on by default (bounded ring, docs/REPLAY.md); `?replay=<url>` replays a log instead
 // (the replay code is loaded only then).
 const replayUrl = new URLSearchParams(window.location.search).get('replay');
-const replay = replayUrl ? await import('./core/replay/browserReplay.ts').then((m) => m.loadBrowserReplay(replayUrl)) : null;
+const replay = replayUrl ? await import('./core/replay/browserReplay.ts').then((m) => m.loadBrowserReplay(replayUrl, browserReplayHost)) : null;
 const recorded = replay
   ? null
   : createRecordedCore(ports, {

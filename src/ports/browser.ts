@@ -1,6 +1,6 @@
 import { createFetch } from 'ofetch';
 import { envelopeSchema } from '../protocol/envelope.ts';
-import type { Clock, Http, HttpOutcome, HttpRequest, Ports, Random, SocketFactory, Storage } from './types.ts';
+import type { Clock, Http, HttpOutcome, HttpRequest, Ports, Random, ReplayHost, SocketFactory, Storage } from './types.ts';
 
 /**
  * Browser adapters: the only code that touches Date.now, setTimeout, fetch, WebSocket,
@@ -17,6 +17,15 @@ export const browserClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (id) => globalThis.clearTimeout(id as ReturnType<typeof globalThis.setTimeout>),
+};
+
+/** The real page under a browser replay (`?replay=<url>`): its fetch and its timers. */
+export const browserReplayHost: ReplayHost = {
+  async fetchText(url) {
+    const res = await fetch(url);
+    return res.ok ? { ok: true, text: await res.text() } : { ok: false, status: res.status };
+  },
+  wait: (ms) => new Promise<void>((resolve) => globalThis.setTimeout(resolve, ms)),
 };
 
 /** localStorage that never throws (private mode, quota, disabled storage): failures read as absent. */

@@ -6,6 +6,7 @@ export {
   DEFAULT_LANG,
   REQUEST_TIMEOUT_MS,
   browserClock,
+  browserReplayHost,
   browserRandom,
   createBrowserHttp,
   createBrowserPorts,

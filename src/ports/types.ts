@@ -68,3 +68,15 @@ export interface Ports {
   socket: SocketFactory;
   random: Random;
 }
+
+/**
+ * What the browser replay (src/core/replay/browserReplay.ts) needs of the real page, outside the
+ * replayed app's own ports: the log file, and real time for React to render and mount between
+ * records (the replayed app's clock is virtual and does not move meanwhile).
+ */
+export interface ReplayHost {
+  /** The text at `url`, or the HTTP status that refused it. */
+  fetchText(url: string): Promise<{ ok: true; text: string } | { ok: false; status: number }>;
+  /** Resolves after `ms` of real time (0: the next macrotask). */
+  wait(ms: number): Promise<void>;
+}

@@ -16,9 +16,9 @@ interface Violation {
 }
 
 const config = path.join(root, '.dependency-cruiser.cjs');
-const foldersOf = (dir: string) => ['src', 'server'].filter((f) => existsSync(path.join(dir, f)));
+const foldersOf = (dir: string) => ['src', 'server', 'replay', 'scripts', 'bench'].filter((f) => existsSync(path.join(dir, f)));
 
-/** The command line `npm test` runs (its `err` output fails on errors), on the src and server folders of `dir`. */
+/** The command line `npm test` runs (its `err` output fails on errors), on the src, server and tool folders of `dir`. */
 function runCli(dir: string) {
   return spawnSync(depcruise, [...foldersOf(dir), '--config', config, '--output-type', 'err'], { cwd: dir, encoding: 'utf8' });
 }
@@ -71,5 +71,10 @@ describe('import layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     const v = await cruise(path.join(fixtures, 'unplaced'));
     expect(v.map((x) => x.from)).toEqual(['src/misc/thing.ts']);
     expect(rules(v)[0]).toMatch(/^src-folder-not-in-a-layer/);
+  });
+
+  it('fails a tool (scripts/, bench/, replay/) importing test code', async () => {
+    const v = await cruise(path.join(fixtures, 'tool-imports-test'));
+    expect(v.map((x) => `${x.rule.name}: ${x.from} → ${x.to}`)).toEqual(['tools-import-tests: scripts/record.ts → tests/e2e/helpers.ts']);
   });
 });

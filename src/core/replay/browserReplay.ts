@@ -1,5 +1,6 @@
 import type { AppCore } from '../createAppCore.ts';
 import type { LogRecord } from '../../ports/eventLog.ts';
+import type { ReplayHost } from '../../ports/types.ts';
 import { createReplayHandle, takeCheckpoint, type ReplayHandle } from './driver.ts';
 import { parseReplayText, ReplayParseError } from './parse.ts';
 import type { IntentActor } from './record.ts';
@@ -37,28 +38,27 @@ const SCREEN_OWNED = new Set(['socket.subscribe', 'socket.unsubscribe']);
  */
 const REQUEST_WAIT_MS = 5000;
 
-async function waitUntil(done: () => boolean, maxMs: number): Promise<void> {
-  for (let waited = 0; !done() && waited < maxMs; waited += 10) await new Promise<void>((r) => setTimeout(r, 10));
+async function waitUntil(host: ReplayHost, done: () => boolean, maxMs: number): Promise<void> {
+  for (let waited = 0; !done() && waited < maxMs; waited += 10) await host.wait(10);
 }
 
 /** Real time a newly routed screen gets to load and mount before the next record. */
 const ROUTE_SETTLE_MS = 300;
 
-/** Fetches and parses the log at `url`; a parse error names the line. */
-export async function loadBrowserReplay(url: string): Promise<BrowserReplay> {
-  const res = await fetch(url);
+/** Fetches and parses the log at `url` through the page's `host`; a parse error names the line. */
+export async function loadBrowserReplay(url: string, host: ReplayHost): Promise<BrowserReplay> {
+  const res = await host.fetchText(url);
   if (!res.ok) throw new Error(`replay: cannot load ${url} (HTTP ${res.status})`);
-  const text = await res.text();
   try {
-    return startBrowserReplay(text);
+    return startBrowserReplay(res.text, host);
   } catch (e) {
     if (e instanceof ReplayParseError) throw new Error(`replay: ${url}: ${e.message}`, { cause: e });
     throw e;
   }
 }
 
-/** Builds the replaying core from log text (see the module comment). */
-export function startBrowserReplay(text: string): BrowserReplay {
+/** Builds the replaying core from log text (see the module comment); `host` gives it the page's real time. */
+export function startBrowserReplay(text: string, host: ReplayHost): BrowserReplay {
   const log = parseReplayText(text);
   const firstRoute = log.records.find((r) => r.kind === 'ui.route' && typeof r.path === 'string');
   const initialPath = firstRoute ? String(firstRoute.path) : '/';
@@ -70,7 +70,7 @@ export function startBrowserReplay(text: string): BrowserReplay {
     screenIntents: true,
   });
   let next = 0;
-  const flush = () => new Promise<void>((r) => setTimeout(r, 0));
+  const flush = () => host.wait(0);
   return {
     core: h.core,
     initialPath,
@@ -87,23 +87,23 @@ export function startBrowserReplay(text: string): BrowserReplay {
         next += 1;
         // A request the user's screen made: React renders and runs effects asynchronously, so give
         // the replayed screen real time to make it before anything recorded after it happens.
-        if (rec.kind === 'http.request') await waitUntil(() => h.ports.isIssued(rec), REQUEST_WAIT_MS);
+        if (rec.kind === 'http.request') await waitUntil(host, () => h.ports.isIssued(rec), REQUEST_WAIT_MS);
         // Likewise a screen intent: the screen showing that actor renders after its data arrived
         // (one animation frame after, through useStream), so give it real time to mount.
         const screenName = rec.kind === 'ui.intent' && typeof rec.actor === 'string' && rec.actor.startsWith(SCREEN_ACTOR_PREFIX) ? rec.actor.slice(SCREEN_ACTOR_PREFIX.length) : null;
-        if (screenName) await waitUntil(() => h.core.screens.get(screenName) !== undefined, REQUEST_WAIT_MS);
+        if (screenName) await waitUntil(host, () => h.core.screens.get(screenName) !== undefined, REQUEST_WAIT_MS);
         const target = log.header.startedAt + rec.t;
         if (target > h.ports.clock.now()) h.ports.clock.set(target);
         if (h.deliver(rec)) await flush();
         // NOTE: a route change mounts a lazily loaded screen whose effects subscribe topics and
         // make requests; give it real time to do so (the virtual clock does not move meanwhile).
-        if (rec.kind === 'ui.route') await new Promise<void>((r) => setTimeout(r, ROUTE_SETTLE_MS));
+        if (rec.kind === 'ui.route') await host.wait(ROUTE_SETTLE_MS);
         last = rec;
       }
       await flush();
       // At the end, anything the screens were expected to send and never did is a divergence.
       if (next >= log.records.length) {
-        await new Promise<void>((r) => setTimeout(r, 250));
+        await host.wait(250);
         h.ports.finish();
       }
       const cp = takeCheckpoint(h, last?.seq ?? 0, last?.t ?? 0);
