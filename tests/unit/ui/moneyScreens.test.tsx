@@ -154,6 +154,8 @@ describe('WithdrawalScreen', () => {
     });
     await screen.findByTestId('withdraw-address');
     await waitFor(() => expect(screen.getByTestId('withdraw-available').textContent).toBe('100.00 USDT'));
+    // the minimum under the amount, with the space the SPEC's wire text leaves out (issue 26 cosmetics)
+    expect(screen.getByTestId('withdraw-min').textContent).toBe('The minimum withdrawal amount is: 10 USDT');
     fireEvent.click(screen.getByTestId('withdraw-next'));
     expect(await screen.findByText('Please enter withdrawal address')).toBeTruthy();
     // issue 26: a wrong address is refused as it is typed, before any code is sent

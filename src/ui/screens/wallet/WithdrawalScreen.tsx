@@ -16,7 +16,7 @@ import { useMailCode } from '../login/useMailCode.ts';
 import { useWithdrawalActor } from './useWithdrawalActor.ts';
 import { CoinNetworkPickers, PickField } from './WalletPickers.tsx';
 import { WithdrawalList } from './WithdrawalList.tsx';
-import { hoursMinutes, walletText } from './walletModel.ts';
+import { hoursMinutes, labelled, walletText } from './walletModel.ts';
 import '../login/auth.css';
 import '../orders/orders.css';
 import './wallet.css';
@@ -178,7 +178,7 @@ export function WithdrawalScreen() {
               onValueChange={(v) => send({ type: 'wd.amount', value: sanitizeAmountInput(v, inputDecimals(form.coin)) })}
               error={err(errors.amount)} data-testid="withdraw-amount"
               suffix={<button type="button" className="wal-max" disabled={security || !coinInfo} onClick={() => send({ type: 'wd.max' })}>{t('max')}</button>} />
-            {coinInfo ? <p className="acct-muted wal-min" data-testid="withdraw-min">{`${walletText(t, WALLET_MSG.minWithdrawal)}${coinInfo.minWithdrawal} ${form.coin}`}</p> : null}
+            {coinInfo ? <p className="acct-muted wal-min" data-testid="withdraw-min">{labelled(walletText(t, WALLET_MSG.minWithdrawal), `${coinInfo.minWithdrawal} ${form.coin}`)}</p> : null}
             <dl className="wal-summary">
               <dt>{t('assets:available')}</dt>
               <dd data-testid="withdraw-available">{coinInfo ? `${formatBalance(coinInfo.available, form.coin)} ${form.coin}` : '—'}</dd>
