@@ -3,8 +3,10 @@
  *
  * What one kline frame costs the trade screen's chart pipeline in JavaScript, on 1 500 candles
  * (the candle stream's limit): reduceCandles → diffCandles (decides `update` vs `setData`) → the
- * indicator points the chart updates (chartData.ts indicatorTail over the last 500 candles; the
- * full-history recompute is measured as the baseline).
+ * indicator points the chart updates (chartData.ts scanIndicators: each indicator advanced by one
+ * or two candles, src/indicators/incremental.ts; the full-history recompute on every tick is
+ * measured as the baseline). The stream is at its limit, so every new candle drops the oldest:
+ * the candle series resets then, the indicators still advance incrementally.
  * Three selections: the default (MA overlay + VOL pane), all six main overlays + MACD, and the
  * heaviest single sub indicator set. Canvas painting by lightweight-charts is NOT included: it
  * needs a real browser (the e2e spec exercises it); the UI also coalesces frames to one render
@@ -15,7 +17,7 @@
 import type { Candle, KlineFrame } from '../src/protocol/market.ts';
 import { MAIN_INDICATORS, SUB_INDICATORS, type IndicatorName } from '../src/indicators/registry.ts';
 import { initialCandles, reduceCandles, type CandlesState } from '../src/streams/candles.ts';
-import { diffCandles, indicatorLines, indicatorTail, toBar, toVolume } from '../src/ui/components/chart/chartData.ts';
+import { diffCandles, indicatorLines, scanIndicators, toBar, toVolume, type ChartIndicators } from '../src/ui/components/chart/chartData.ts';
 
 type Figures = Record<string, number | string>;
 
@@ -60,6 +62,7 @@ function frames(rand: () => number, start: Candle, count: number): KlineFrame[] 
 
 function perUpdate(selection: readonly IndicatorName[], fs: readonly KlineFrame[], seed: CandlesState, full = false): number[] {
   let state = seed;
+  let acc: ChartIndicators = scanIndicators(null, { candles: seed.items, names: selection, palette: PALETTE });
   let sink = 0;
   const batch = 50;
   const micros: number[] = [];
@@ -71,13 +74,15 @@ function perUpdate(selection: readonly IndicatorName[], fs: readonly KlineFrame[
       state = next;
       const last = next.items[next.items.length - 1];
       if (change.kind === 'tail' && last) sink += toBar(last).close + (toVolume(last, PALETTE).value);
-      // What CandleChart does: a tail change recomputes indicators over the last 500 candles
-      // only; a reset (or `full`) recomputes the whole history.
-      if (change.kind === 'tail' && !full) {
-        for (const name of selection) for (const pts of indicatorTail(name, next.items, change.count, PALETTE).values()) sink += pts.length;
-      } else {
+      if (full) {
         for (const name of selection) for (const line of indicatorLines(name, next.items, PALETTE)) sink += line.data.length;
+        continue;
       }
+      // What CandleChart does: the indicator accumulator advances each indicator by the tick.
+      acc = scanIndicators(acc, { candles: next.items, names: selection, palette: PALETTE });
+      const draw = acc.draw;
+      if (draw.kind === 'tail') for (const pts of draw.points.values()) sink += pts.size;
+      else if (draw.kind === 'full') for (const lines of draw.lines.values()) sink += lines.length;
     }
     micros.push(Number(process.hrtime.bigint() - t0) / 1000 / batch);
   }

@@ -14,7 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Candle } from '../../../protocol/market.ts';
 import { formatPrice } from '../../../format/number.ts';
 import type { IndicatorName, MainIndicatorName, SubIndicatorName } from '../../../indicators/registry.ts';
-import { diffCandles, indicatorLines, indicatorTail, toBar, toVolume, type ChartPalette } from './chartData.ts';
+import { diffCandles, indicatorLines, scanIndicators, toBar, toVolume, type ChartIndicators, type ChartPalette } from './chartData.ts';
 
 /** Colours the chart needs from the theme (read from CSS variables by the caller). */
 export interface ChartTheme {
@@ -60,9 +60,10 @@ export function chartPriceFormat(pricePrecision: number, tickSize: number): { ty
  * its bottom, the chosen main indicators as overlays, and the chosen sub indicator in pane 1.
  *
  * Update path: a live kline that only changes or appends the last candle costs one
- * `series.update` per series (see {@link diffCandles}); indicator overlays are recomputed and
- * set in full, which for 1 500 candles stays well under a frame (bench/chart.bench.ts). The
- * caller coalesces frames to animation frames, so at most one update runs per frame.
+ * `series.update` per series (see {@link diffCandles}); indicator overlays advance incrementally
+ * (src/indicators/incremental.ts, tens of microseconds on 1 500 candles, bench/chart.bench.ts) and
+ * update their last points only. The caller coalesces frames to animation frames, so at most one
+ * update runs per frame.
  */
 export function CandleChart(props: CandleChartProps) {
   const { candles, pricePrecision, tickSize, palette, theme, main, sub, resetKey } = props;
@@ -175,31 +176,26 @@ export function CandleChart(props: CandleChartProps) {
     setOverlayVersion((v) => v + 1);
   }, [main, sub, palette, theme]);
 
-  // ... and their data refreshed on every candle change: a live tick updates only the tail
-  // (computed over the last INDICATOR_TAIL_WINDOW candles), anything else sets the full series.
-  const indicatorCandles = useRef<readonly Candle[]>([]);
+  // ... and their data refreshed on every candle change through the pure indicator accumulator
+  // (chartData.ts scanIndicators): a live tick advances each indicator by one or two candles and
+  // updates only those points; a new selection, palette or candle list sets every series in full.
+  const indicators = useRef<ChartIndicators | null>(null);
   const indicatorVersion = useRef(-1);
   useEffect(() => {
-    const change = indicatorVersion.current === overlayVersion ? diffCandles(indicatorCandles.current, candles) : ({ kind: 'reset' } as const);
-    indicatorCandles.current = candles;
-    indicatorVersion.current = overlayVersion;
-    if (change.kind === 'none') return;
     const names = [...new Set(overlays.current.map((o) => o.name))];
-    for (const name of names) {
-      if (change.kind === 'tail') {
-        const tail = indicatorTail(name, candles, change.count, palette);
-        for (const o of overlays.current) {
-          if (o.name !== name) continue;
-          for (const p of tail.get(o.key) ?? []) o.series.update({ ...p, time: asTime(p.time) });
-        }
+    const prev = indicatorVersion.current === overlayVersion ? indicators.current : null;
+    const acc = scanIndicators(prev, { candles, names, palette });
+    indicators.current = acc;
+    indicatorVersion.current = overlayVersion;
+    const draw = acc.draw;
+    if (draw.kind === 'none') return;
+    for (const o of overlays.current) {
+      if (draw.kind === 'tail') {
+        for (const p of draw.points.get(o.name)?.get(o.key) ?? []) o.series.update({ ...p, time: asTime(p.time) });
         continue;
       }
-      const lines = indicatorLines(name, candles, palette);
-      for (const o of overlays.current) {
-        if (o.name !== name) continue;
-        const line = lines.find((l) => l.key === o.key);
-        if (line) o.series.setData(line.data.map((p) => ({ ...p, time: asTime(p.time) })));
-      }
+      const line = draw.lines.get(o.name)?.find((l) => l.key === o.key);
+      if (line) o.series.setData(line.data.map((p) => ({ ...p, time: asTime(p.time) })));
     }
   }, [candles, palette, overlayVersion]);
 

@@ -1,5 +1,6 @@
 import type { Candle } from '../../../protocol/market.ts';
 import { INDICATORS, type IndicatorName, type SeriesStyle } from '../../../indicators/registry.ts';
+import { advanceIndicator, liveChange, startIndicator, type IndicatorState, type IndicatorTail } from '../../../indicators/incremental.ts';
 
 /**
  * Pure conversions from candles and indicator outputs to lightweight-charts data. Kept apart
@@ -125,22 +126,79 @@ export function diffCandles(prev: readonly Candle[], next: readonly Candle[]): C
 }
 
 /**
- * Candles an incremental indicator update looks back over. Windowed indicators (MA, BOLL, KDJ,
- * CCI, ...) only need their period, so they come out exact; recursive ones (EMA, MACD, SAR, RSI's
- * smoothing) forget their start geometrically, and after 500 candles the difference to a
- * full-history computation is far below the price tick (property-tested in tradeData.test.ts).
+ * The chart's indicator accumulator (issue 30 point 5), a pure scan over candle lists: a live tick
+ * advances each indicator's state by one or two candles (src/indicators/incremental.ts, O(window),
+ * the same numbers as the full recompute) and yields only the changed points; anything else (a
+ * new selection or palette, a symbol switch, a history merge) yields every line in full.
  */
-export const INDICATOR_TAIL_WINDOW = 500;
+export interface ChartIndicators {
+  readonly candles: readonly Candle[];
+  readonly names: readonly IndicatorName[];
+  readonly palette: ChartPalette;
+  readonly states: ReadonlyMap<IndicatorName, IndicatorState>;
+  /** What the chart draws for this step. */
+  readonly draw:
+    | { kind: 'none' }
+    | { kind: 'full'; lines: ReadonlyMap<IndicatorName, IndicatorLine[]> }
+    | { kind: 'tail'; points: ReadonlyMap<IndicatorName, ReadonlyMap<string, ValuePoint[]>> };
+}
 
-/**
- * The points of the last `count` candles of every output of an indicator, computed over the
- * last {@link INDICATOR_TAIL_WINDOW} candles only: what a live tick needs (`series.update`),
- * at a fraction of the cost of recomputing 1 500 candles.
- */
-export function indicatorTail(name: IndicatorName, candles: readonly Candle[], count: number, palette: ChartPalette): Map<string, ValuePoint[]> {
-  const window = candles.length > INDICATOR_TAIL_WINDOW ? candles.slice(candles.length - INDICATOR_TAIL_WINDOW) : candles;
-  const from = toChartTime(candles[Math.max(0, candles.length - count)]?.t ?? 0);
+export interface ChartIndicatorsInput {
+  candles: readonly Candle[];
+  names: readonly IndicatorName[];
+  palette: ChartPalette;
+}
+
+function sameNames(a: readonly IndicatorName[], b: readonly IndicatorName[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
+export function scanIndicators(acc: ChartIndicators | null, input: ChartIndicatorsInput): ChartIndicators {
+  const { candles, names, palette } = input;
+  const full = (): ChartIndicators => ({
+    candles,
+    names,
+    palette,
+    states: new Map(names.map((n) => [n, startIndicator(n, candles)])),
+    draw: { kind: 'full', lines: new Map(names.map((n) => [n, indicatorLines(n, candles, palette)])) },
+  });
+  if (acc === null || acc.palette !== palette || !sameNames(acc.names, names)) return full();
+  const change = liveChange(acc.candles, candles);
+  if (change.kind === 'none') return { ...acc, draw: { kind: 'none' } };
+  const states = new Map<IndicatorName, IndicatorState>();
+  const points = new Map<IndicatorName, Map<string, ValuePoint[]>>();
+  for (const name of names) {
+    const st = acc.states.get(name);
+    const next = st ? advanceIndicator(st, candles, change) : null;
+    if (!next) return full();
+    states.set(name, next.state);
+    points.set(name, tailPoints(name, next.state.keys, next.tail, candles, palette));
+  }
+  return { candles, names, palette, states, draw: { kind: 'tail', points } };
+}
+
+/** The chart points of an indicator update, coloured as {@link indicatorLines} colours them. */
+function tailPoints(name: IndicatorName, keys: readonly string[], tail: IndicatorTail, candles: readonly Candle[], palette: ChartPalette): Map<string, ValuePoint[]> {
+  const def = INDICATORS[name];
+  const first = candles.length - tail.values.length;
   const out = new Map<string, ValuePoint[]>();
-  for (const line of indicatorLines(name, window, palette)) out.set(line.key, line.data.filter((p) => p.time >= from));
+  keys.forEach((key, k) => {
+    const style = def.outputs[k]?.style;
+    let prev = tail.before[k] ?? null;
+    const pts: ValuePoint[] = [];
+    tail.values.forEach((vals, j) => {
+      const v = vals[k];
+      const c = candles[first + j];
+      if (v === null || v === undefined || c === undefined) return;
+      const p: ValuePoint = { time: toChartTime(c.t), value: v };
+      if (style === 'histogram') {
+        const rising = name === 'MACD' ? v >= 0 : name === 'VOL' ? c.c >= c.o : prev === null || v >= prev;
+        p.color = withAlpha(rising ? palette.up : palette.down, 0.7);
+      }
+      pts.push(p);
+      prev = v;
+    });
+    out.set(key, pts);
+  });
   return out;
 }
