@@ -9,10 +9,8 @@
  * - Params are integers in the units an exchange settings dialog shows (SAR's 2/2/20 mean
  *   0.02/0.02/0.2); out-of-range or non-integer values are clamped/rounded by
  *   {@link normalizeParams}, which `compute` applies itself.
- * - Live updates: the chart recomputes the whole indicator when the last candle changes.
- *   Every indicator is O(n·window) with windows ≤ ~100, i.e. well under a millisecond for
- *   the 500–1500 candles a chart holds, and a full recompute is exact for the recursive ones
- *   (EMA, MACD, SAR, KDJ, RSI) where a tail-only update would need their hidden state.
+ * - Live updates: `compute` is the reference; the chart advances indicators candle by candle
+ *   with the bit-identical steps of incremental.ts (docs/INDICATORS.md "Live updates").
  */
 import type { Candle } from '../protocol/market.ts';
 import { bbi, boll, ema, ma, sar, sma } from './main.ts';
