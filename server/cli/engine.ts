@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { JournalCorruptError } from '../engine/journal.ts';
 import { scanJournalFile } from '../engine/journalFile.ts';
 import { encodeRecord } from '../engine/journalFormat.ts';
+import { readSnapshot, replayJournalFile } from '../engine/recovery.ts';
+import { emptyState, stateHash } from '../engine/state.ts';
+import { INSTRUMENTS } from '../market/instruments.ts';
 
 /**
  * `npm run engine -- <command> <journal file>`: the engine journal for operators and support
@@ -15,9 +18,53 @@ import { encodeRecord } from '../engine/journalFormat.ts';
  * - `show <file> [--from <seq>] [--to <seq>]`: prints the records in that range as JSON lines
  *   `{seq, t, body}` (a support case: what was asked and what the engine answered at that seq).
  *
- * `replay` (the state hash at a seq) comes with the in-memory engine state.
+ * - `replay <file> [--to <seq>] [--snapshot <snapshot file>]`: the engine's state at a seq (the
+ *   journal's end by default) recomputed from the snapshot (server/engine/recovery.ts; without one,
+ *   the state at seq 0: no balance, the listed contracts' rules) and the journal's records after it
+ *   through apply(); prints the seq reached and the state hash (stateHash, SHA-256): a support case
+ *   about a server-side decision is answered by replaying to its seq. Exit 2 when the journal is
+ *   damaged, the snapshot does not verify, or the journal does not continue the snapshot.
  */
-const USAGE = 'usage: npm run engine -- verify <journal> | show <journal> [--from <seq>] [--to <seq>]';
+const USAGE = 'usage: npm run engine -- verify <journal> | show <journal> [--from <seq>] [--to <seq>] | replay <journal> [--to <seq>] [--snapshot <file>]';
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args[i + 1];
+}
+
+function replay(path: string, rest: string[]): number {
+  const to = flag(rest, '--to');
+  const snapFile = option(rest, '--snapshot');
+  let state = emptyState(INSTRUMENTS.map((i) => i.info));
+  let from = 0;
+  if (snapFile !== undefined) {
+    const snap = readSnapshot(snapFile);
+    if (!snap.ok) {
+      console.error(`DAMAGED: ${snapFile}: ${snap.reason}`);
+      return 2;
+    }
+    if (to !== undefined && snap.seq > to) {
+      console.error(`${snapFile} is the state at seq ${snap.seq}, after --to ${to}`);
+      return 1;
+    }
+    ({ state } = snap);
+    from = snap.seq;
+  }
+  const started = performance.now();
+  let seq: number;
+  try {
+    seq = replayJournalFile(path, state, from, to);
+  } catch (err) {
+    if (err instanceof JournalCorruptError) throw err;
+    console.error(`DAMAGED: ${(err as Error).message}`);
+    return 2;
+  }
+  const ms = performance.now() - started;
+  console.log(`${path}: replayed seq ${from + 1} … ${seq} (${seq - from} commands${snapFile ? ` after ${snapFile}` : ''}) in ${ms.toFixed(0)} ms`);
+  console.log(`seq ${seq}`);
+  console.log(`state sha256: ${stateHash(state)}`);
+  return 0;
+}
 
 function flag(args: string[], name: string): number | undefined {
   const i = args.indexOf(name);
@@ -29,7 +76,7 @@ function flag(args: string[], name: string): number | undefined {
 
 function main(): number {
   const [command, path, ...rest] = process.argv.slice(2);
-  if ((command !== 'verify' && command !== 'show') || !path) {
+  if ((command !== 'verify' && command !== 'show' && command !== 'replay') || !path) {
     console.error(USAGE);
     return 1;
   }
@@ -38,6 +85,7 @@ function main(): number {
     return 1;
   }
   try {
+    if (command === 'replay') return replay(path, rest);
     if (command === 'show') {
       const from = flag(rest, '--from') ?? 1;
       const to = flag(rest, '--to') ?? Number.MAX_SAFE_INTEGER;

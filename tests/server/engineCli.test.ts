@@ -59,6 +59,6 @@ describe('npm run engine', () => {
     const show = cli('show', path, '--from', '2', '--to', '2');
     expect(show.code, show.err).toBe(0);
     expect(show.out.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ seq: 2, t: T + 2, body: { k: 'place', seq: 2 } }]);
-    expect(cli('replay', path).code).toBe(1);
+    expect(cli('frobnicate', path).code).toBe(1);
   });
 });
