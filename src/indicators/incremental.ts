@@ -5,13 +5,12 @@
  * every step evaluates the same floating-point expressions in the same order on the same inputs
  * (tests/property/indicatorsIncremental.prop.test.ts compares them with `Object.is`).
  *
- * Two kinds of step:
- * - windowed indicators (MA, BOLL, BBI, VOL, BIAS, CCI, AO, BRAR, CR, DMI, PSY, VR): the value at
- *   candle i depends only on candles i − W … i, W = the largest output warm-up, so the step runs
- *   the reference itself over those W + 1 candles and keeps its last value: O(W · window);
- * - recursive indicators (EMA, SMA, MACD, SAR, KDJ, RSI, DMIW): a small state machine carries
- *   what the reference loop carries (EMA seeds and values, SAR's trend, KDJ's K and D, RSI's
- *   averages, Wilder's sums); its warm-up buffers and lookbacks are O(window).
+ * Each indicator has a step (state after candle i − 1 → state and outputs at candle i):
+ * - recursive indicators (EMA, SMA, MACD, SAR, KDJ, RSI, DMIW) carry what the reference loop
+ *   carries (EMA seeds and values, SAR's trend, KDJ's K and D, RSI's averages, Wilder's sums);
+ * - windowed ones (MA, VOL, BOLL, BBI, BIAS, AO, CCI, BRAR) read their windows from the candles;
+ * - lines with MAs of themselves (CR, PSY, VR, DMI) carry the line's last values.
+ * Each step is O(window): flat in the length of the history.
  *
  * Pure: states are immutable values; `advanceIndicator` returns a new state.
  * Indices are absolute (counted from the first candle of the last reset), so when the candle
@@ -330,57 +329,168 @@ function bbiMachine(ns: readonly number[]): Machine<null> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// CR (sentiment.ts cr): the CR line at the new candle from its n-candle sums; its shifted MAs
-// from the line's recent values, carried in the state (oldest first).
+// Lines of sums over the previous candle (sentiment.ts CR, PSY, VR, BRAR) and their MAs: the line
+// at the new candle from its n-candle sums, the MAs from the line's recent values carried in the
+// state (oldest first, the last `keep`).
 
-function crMachine(n: number, ms: readonly number[]): Machine<readonly (number | null)[]> {
-  const lag = ms.map((m) => Math.floor(m / 2.5) + 1);
-  const keep = Math.max(1, ...ms.map((m, q) => m + (lag[q] ?? 0)));
-  const up = (x: Candle, p: Candle) => Math.max(0, x.h - (p.h + p.l) / 2);
-  const down = (x: Candle, p: Candle) => Math.max(0, (p.h + p.l) / 2 - x.l);
+/** SUM(f(candle, previous), n) at i, summed oldest first; null before index n (its warm-up). */
+function prevSum(get: Get, i: number, n: number, f: (x: Candle, p: Candle) => number): number | null {
+  if (n < 1 || i < n) return null;
+  let s = 0;
+  for (let j = i - n + 1; j <= i; j++) s += f(get(j), get(j - 1));
+  return s;
+}
+
+/** MA(line, m) at `end` from the carried values; `from` = the line's first defined index. */
+function bufferMean(buf: readonly (number | null)[], i: number, end: number, m: number, from: number): number | null {
+  if (m < 1 || end - m + 1 < from || i - (end - m + 1) >= buf.length) return null;
+  let s = 0;
+  for (let x = end - m + 1; x <= end; x++) s += buf[buf.length - 1 - (i - x)] as number;
+  return s / m;
+}
+
+function lineMachine(keep: number, line: (get: Get, i: number) => number | null, rest: (buf: readonly (number | null)[], i: number) => Values): Machine<readonly (number | null)[]> {
   return {
     init: [],
     replay: keep + 1,
     step: (buf, get, i) => {
-      let line: number | null = null;
-      if (n >= 1 && i >= n) {
-        let u = 0;
-        let d = 0;
-        for (let j = i - n + 1; j <= i; j++) {
-          const x = get(j);
-          const p = get(j - 1);
-          u += up(x, p);
-          d += down(x, p);
-        }
-        line = safeRatio(u, d, 100);
-      }
-      const next = [...buf, line].slice(-keep);
-      const at = (x: number): number | null => (i - x < next.length && x >= 0 ? (next[next.length - 1 - (i - x)] ?? null) : null);
-      const mas = ms.map((m, q) => {
-        const end = i - (lag[q] ?? 0);
-        if (m < 1 || end - m + 1 < n) return null;
-        let s = 0;
-        for (let x = end - m + 1; x <= end; x++) s += at(x) as number;
-        return s / m;
-      });
-      return [next, [line, ...mas]];
+      const v = line(get, i);
+      const next = [...buf, v].slice(-Math.max(1, keep));
+      return [next, [v, ...rest(next, i)]];
+    },
+  };
+}
+
+function crMachine(n: number, ms: readonly number[]): Machine<readonly (number | null)[]> {
+  const lag = ms.map((m) => Math.floor(m / 2.5) + 1);
+  const up = (x: Candle, p: Candle) => Math.max(0, x.h - (p.h + p.l) / 2);
+  const down = (x: Candle, p: Candle) => Math.max(0, (p.h + p.l) / 2 - x.l);
+  return lineMachine(
+    Math.max(...ms.map((m, q) => m + (lag[q] ?? 0))),
+    (get, i) => {
+      const u = prevSum(get, i, n, up);
+      const d = prevSum(get, i, n, down);
+      return u === null || d === null ? null : safeRatio(u, d, 100);
+    },
+    (buf, i) => ms.map((m, q) => bufferMean(buf, i, i - (lag[q] ?? 0), m, n)),
+  );
+}
+
+function psyMachine(n: number, m: number): Machine<readonly (number | null)[]> {
+  return lineMachine(
+    m,
+    (get, i) => {
+      const s = prevSum(get, i, n, (x, p) => (x.c > p.c ? 1 : 0));
+      return s === null ? null : (s / n) * 100;
+    },
+    (buf, i) => [bufferMean(buf, i, i, m, n)],
+  );
+}
+
+function vrMachine(n: number, m: number): Machine<readonly (number | null)[]> {
+  return lineMachine(
+    m,
+    (get, i) => {
+      const h = prevSum(get, i, n, (x, p) => (x.c > p.c ? x.v : 0));
+      const l = prevSum(get, i, n, (x, p) => (x.c < p.c ? x.v : 0));
+      const q = prevSum(get, i, n, (x, p) => (x.c === p.c ? x.v : 0));
+      return h === null || l === null || q === null ? null : safeRatio(2 * h + q, 2 * l + q, 100);
+    },
+    (buf, i) => [bufferMean(buf, i, i, m, n)],
+  );
+}
+
+function brarMachine(n: number): Machine<null> {
+  return {
+    init: null,
+    step: (_s, get, i) => {
+      const up = prevSum(get, i, n, (x, p) => Math.max(0, x.h - p.c));
+      const down = prevSum(get, i, n, (x, p) => Math.max(0, p.c - x.l));
+      const br = up === null || down === null ? null : safeRatio(up, down, 100);
+      const ar = n >= 1 && i >= n - 1 ? safeRatio(windowSum(get, i, n, (x) => x.h - x.o), windowSum(get, i, n, (x) => x.o - x.l), 100) : null;
+      return [null, [br, ar]];
+    },
+  };
+}
+
+// DMI (sentiment.ts dmi): PDI / MDI from n-candle sums; ADX = MA(DX, m) from the recent DX values,
+// ADXR = (ADX + ADX m candles back) / 2 from the recent ADX values.
+interface DmiState {
+  readonly dx: readonly (number | null)[];
+  readonly adx: readonly (number | null)[];
+}
+
+function dmiMachine(n: number, m: number): Machine<DmiState> {
+  const tr = (x: Candle, p: Candle) => Math.max(x.h - x.l, Math.abs(x.h - p.c), Math.abs(x.l - p.c));
+  const plusDm = (x: Candle, p: Candle) => {
+    const up = x.h - p.h;
+    const down = p.l - x.l;
+    return up > 0 && up > down ? up : 0;
+  };
+  const minusDm = (x: Candle, p: Candle) => {
+    const up = x.h - p.h;
+    const down = p.l - x.l;
+    return down > 0 && down > up ? down : 0;
+  };
+  return {
+    init: { dx: [], adx: [] },
+    replay: 2 * m + 2,
+    step: (s, get, i) => {
+      const t = prevSum(get, i, n, tr);
+      const pSum = prevSum(get, i, n, plusDm);
+      const mSum = prevSum(get, i, n, minusDm);
+      const pdi = t === null || pSum === null ? null : safeRatio(pSum, t, 100);
+      const mdi = t === null || mSum === null ? null : safeRatio(mSum, t, 100);
+      const dx = pdi === null || mdi === null ? null : safeRatio(Math.abs(mdi - pdi), mdi + pdi, 100);
+      const dxs = [...s.dx, dx].slice(-Math.max(1, m));
+      const adx = bufferMean(dxs, i, i, m, n);
+      const adxs = [...s.adx, adx].slice(-(m + 1));
+      const back = m <= i && adxs.length > m ? (adxs[adxs.length - 1 - m] ?? null) : null;
+      return [{ dx: dxs, adx: adxs }, [pdi, mdi, adx, adx === null || back === null ? null : (adx + back) / 2]];
     },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Windowed indicators: the reference over the W + 1 candles the value depends on.
+// BIAS, AO, CCI (oscillators.ts): windows of a per-candle value.
 
-function windowed(name: IndicatorName, ps: readonly number[]): Machine<null> {
-  const def = INDICATORS[name];
-  const w = Math.max(0, ...def.outputs.map((o) => o.warmup(ps)));
+function biasMachine(ns: readonly number[]): Machine<null> {
   return {
     init: null,
     step: (_s, get, i) => {
-      const slice: Candle[] = [];
-      for (let j = Math.max(0, i - w); j <= i; j++) slice.push(get(j));
-      const out = def.compute(slice, ps);
-      return [null, def.outputs.map((o) => out[o.key]?.[slice.length - 1] ?? null)];
+      const c = get(i).c;
+      return [null, ns.map((n) => {
+        const m = windowMean(get, i, n, close);
+        return m === null ? null : safeRatio(c - m, m, 100);
+      })];
+    },
+  };
+}
+
+function aoMachine(fast: number, slow: number): Machine<null> {
+  const median = (x: Candle) => (x.h + x.l) / 2;
+  return {
+    init: null,
+    step: (_s, get, i) => {
+      const f = windowMean(get, i, fast, median);
+      const sl = windowMean(get, i, slow, median);
+      return [null, [f === null || sl === null ? null : f - sl]];
+    },
+  };
+}
+
+function cciMachine(n: number): Machine<null> {
+  const tp = (x: Candle) => (x.h + x.l + x.c) / 3;
+  return {
+    init: null,
+    step: (_s, get, i) => {
+      const m = windowMean(get, i, n, tp);
+      if (m === null) return [null, [null]];
+      let dev = 0;
+      for (let j = i - n + 1; j <= i; j++) dev += Math.abs(tp(get(j)) - m);
+      dev /= n;
+      if (dev <= Math.abs(m) * 1e-12) return [null, [0]];
+      return [null, [(tp(get(i)) - m) / (0.015 * dev)]];
     },
   };
 }
@@ -416,8 +526,20 @@ function machineFor(name: IndicatorName, ps: readonly number[]): Machine<unknown
       return bbiMachine(ps) as Machine<unknown>;
     case 'CR':
       return crMachine(at(ps, 0), ps.slice(1)) as Machine<unknown>;
-    default:
-      return windowed(name, ps) as Machine<unknown>;
+    case 'PSY':
+      return psyMachine(at(ps, 0), at(ps, 1)) as Machine<unknown>;
+    case 'VR':
+      return vrMachine(at(ps, 0), at(ps, 1)) as Machine<unknown>;
+    case 'BRAR':
+      return brarMachine(at(ps, 0)) as Machine<unknown>;
+    case 'BIAS':
+      return biasMachine(ps) as Machine<unknown>;
+    case 'AO':
+      return aoMachine(at(ps, 0), at(ps, 1)) as Machine<unknown>;
+    case 'CCI':
+      return cciMachine(at(ps, 0)) as Machine<unknown>;
+    case 'DMI':
+      return dmiMachine(at(ps, 0), at(ps, 1)) as Machine<unknown>;
   }
 }
 
