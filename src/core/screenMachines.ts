@@ -1,4 +1,4 @@
-import { createActor, fromPromise, type Actor, type AnyActorLogic } from 'xstate';
+import { createActor, fromPromise, type Actor, type AnyActorLogic, type InputFrom } from 'xstate';
 import type { Observable } from 'rxjs';
 import type { ApiClient } from '../api/client.ts';
 import type { Clock } from '../ports/types.ts';
@@ -75,75 +75,147 @@ export interface ScreenMachinesDeps {
 /** The money paths carry the `/api` base; the api client adds it itself. */
 const apiPath = (p: string) => p.replace(/^\/api/, '');
 
-const logicOf = (deps: ScreenMachinesDeps) => {
-  const { api, clock } = deps;
-  return {
-    deposit: depositMachine.provide({
-      actors: {
-        fetchAddress: fromPromise<DepositAddress, DepositPick>(({ input, signal }) => api.get<DepositAddress>(apiPath(MONEY_PATHS.depositAddress), { ...input }, signal)),
-      },
-    }),
-    withdrawal: withdrawalMachine.provide({
-      actors: {
-        fetchInfo: fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Network }>(({ input, signal }) => api.get<WithdrawInfo>(apiPath(MONEY_PATHS.withdrawInfo), input, signal)),
-        submit: fromPromise<Withdrawal, WithdrawalForm>(({ input, signal }) => api.post<Withdrawal>(apiPath(MONEY_PATHS.withdraw), input, { signal })),
-        saveAddress: fromPromise<AddressBook, SaveAddressRequest>(({ input, signal }) => api.post<AddressBook>(apiPath(MONEY_PATHS.addresses), input, { signal })),
-      },
-    }),
-    addressBook: addressBookMachine.provide({
-      actors: {
-        load: fromPromise<AddressBook>(({ signal }) => api.get<AddressBook>(apiPath(MONEY_PATHS.addresses), undefined, signal)),
-        mutate: fromPromise<AddressBook, BookRequest>(({ input, signal }) => {
-          const { kind, ...body } = input;
-          const path = { add: MONEY_PATHS.addresses, rename: MONEY_PATHS.addressRename, delete: MONEY_PATHS.addressDelete, whitelist: MONEY_PATHS.whitelist }[kind];
-          return api.post<AddressBook>(apiPath(path), body, { signal });
-        }),
-      },
-    }),
-    convert: convertMachine.provide({
-      actors: {
-        // The quote is stamped with the core clock's reading on arrival: the machine turns it into the countdown.
-        requestQuote: fromPromise<QuoteAnswer, ConvertForm>(async ({ input, signal }) => {
-          const quote = await api.post<Quote>(apiPath(CONVERT_PATHS.quote), input, { signal });
-          return { quote, receivedAt: clock.now() };
-        }),
-        convert: fromPromise<Conversion, { quoteId: string }>(({ input, signal }) => api.post<Conversion>(apiPath(CONVERT_PATHS.convert), input, { signal })),
-      },
-    }),
-    kyc: kycMachine.provide({
-      actors: {
-        fetchStatus: fromPromise<KycStatusDto>(({ signal }) => api.get<KycStatusDto>(KYC_PATHS.status, undefined, signal)),
-        submit: fromPromise<KycStatusDto, KycFormValues>(({ input, signal }) => api.post<KycStatusDto>(KYC_PATHS.submit, kycFormData(input), { signal })),
-      },
-    }),
-    compensation: compensationMachine.provide({
-      actors: {
-        submit: fromPromise<CompensationOrder, CompensationRequest>(({ input, signal }) => {
-          const body = input.voucherId === undefined ? { id: input.id } : { id: input.id, voucherId: input.voucherId };
-          return api.post<CompensationOrder>(COMPENSATION_PATHS[input.action], body, { signal });
-        }),
-      },
-    }),
-    coupon: voucherMachine.provide({
-      actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
-    }),
-    copyFollow: followMachine.provide({
-      actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
-    }),
-    copyUnfollow: unfollowMachine.provide({
-      actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
-    }),
-    copyApply: applyMachine.provide({
-      actors: {
-        fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
-        apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
-      },
-    }),
-    close: (contract: ContractKind) =>
+/**
+ * One row of the table: how the core builds, feeds and keys one screen machine. `R` is what a screen
+ * asks with (its name, and for the trade flows the contract and the ticket's input).
+ */
+interface ScreenMachineRow<L extends AnyActorLogic, R> {
+  /** The machine with its requests provided through the core's recorded ApiClient. */
+  logic(deps: ScreenMachinesDeps, req: R): L;
+  /** createActor's input, for the machines that take one. */
+  input?(deps: ScreenMachinesDeps, req: R): InputFrom<L>;
+  /** The user-socket frames it follows (the core sends them; no screen does). */
+  follow?(actor: Actor<L>, frame: InboundFrame): void;
+  /** One live actor per key; the name when absent. */
+  key?(req: R): string;
+}
+
+/** Infers a row's logic and request types from its `logic` (a request-less row asks with its name only). */
+const row = <L extends AnyActorLogic, R = unknown>(r: ScreenMachineRow<L, R>): ScreenMachineRow<L, R> => r;
+
+type ContractReq = { contract: ContractKind };
+type OrderReq = { contract: ContractKind; input: OrderInput };
+
+/**
+ * Every screen machine, declared once: a new flow is one row. The name doubles as the
+ * `screen:<name>` intent actor of the event log.
+ */
+const SCREEN_MACHINES = {
+  kyc: row({
+    logic: ({ api }) =>
+      kycMachine.provide({
+        actors: {
+          fetchStatus: fromPromise<KycStatusDto>(({ signal }) => api.get<KycStatusDto>(KYC_PATHS.status, undefined, signal)),
+          submit: fromPromise<KycStatusDto, KycFormValues>(({ input, signal }) => api.post<KycStatusDto>(KYC_PATHS.submit, kycFormData(input), { signal })),
+        },
+      }),
+    follow: (a, f) => {
+      if (isKycFrame(f)) a.send({ type: 'kyc.frame', status: f.data });
+    },
+  }),
+  compensation: row({
+    logic: ({ api }) =>
+      compensationMachine.provide({
+        actors: {
+          submit: fromPromise<CompensationOrder, CompensationRequest>(({ input, signal }) => {
+            const body = input.voucherId === undefined ? { id: input.id } : { id: input.id, voucherId: input.voucherId };
+            return api.post<CompensationOrder>(COMPENSATION_PATHS[input.action], body, { signal });
+          }),
+        },
+      }),
+    follow: (a, f) => {
+      if (isCompensationFrame(f)) a.send({ type: 'comp.frame', order: f.data });
+    },
+  }),
+  coupon: row({
+    logic: ({ api }) =>
+      voucherMachine.provide({
+        actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
+      }),
+    follow: (a, f) => {
+      if (isVoucherFrame(f)) a.send({ type: 'voucher.frame', voucher: f.data });
+    },
+  }),
+  deposit: row({
+    logic: ({ api }) =>
+      depositMachine.provide({
+        actors: {
+          fetchAddress: fromPromise<DepositAddress, DepositPick>(({ input, signal }) => api.get<DepositAddress>(apiPath(MONEY_PATHS.depositAddress), { ...input }, signal)),
+        },
+      }),
+  }),
+  withdrawal: row({
+    logic: ({ api }) =>
+      withdrawalMachine.provide({
+        actors: {
+          fetchInfo: fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Network }>(({ input, signal }) => api.get<WithdrawInfo>(apiPath(MONEY_PATHS.withdrawInfo), input, signal)),
+          submit: fromPromise<Withdrawal, WithdrawalForm>(({ input, signal }) => api.post<Withdrawal>(apiPath(MONEY_PATHS.withdraw), input, { signal })),
+          saveAddress: fromPromise<AddressBook, SaveAddressRequest>(({ input, signal }) => api.post<AddressBook>(apiPath(MONEY_PATHS.addresses), input, { signal })),
+        },
+      }),
+    // A balance change re-reads the form's numbers (available, Max) while the user edits.
+    follow: (a, f) => {
+      const v = a.getSnapshot().value;
+      if (f.type === 'balance' && (v === 'editing' || v === 'locked')) a.send({ type: 'wd.refresh' });
+    },
+  }),
+  addressBook: row({
+    logic: ({ api }) =>
+      addressBookMachine.provide({
+        actors: {
+          load: fromPromise<AddressBook>(({ signal }) => api.get<AddressBook>(apiPath(MONEY_PATHS.addresses), undefined, signal)),
+          mutate: fromPromise<AddressBook, BookRequest>(({ input, signal }) => {
+            const { kind, ...body } = input;
+            const path = { add: MONEY_PATHS.addresses, rename: MONEY_PATHS.addressRename, delete: MONEY_PATHS.addressDelete, whitelist: MONEY_PATHS.whitelist }[kind];
+            return api.post<AddressBook>(apiPath(path), body, { signal });
+          }),
+        },
+      }),
+  }),
+  convert: row({
+    logic: ({ api, clock }) =>
+      convertMachine.provide({
+        actors: {
+          // The quote is stamped with the core clock's reading on arrival: the machine turns it into the countdown.
+          requestQuote: fromPromise<QuoteAnswer, ConvertForm>(async ({ input, signal }) => {
+            const quote = await api.post<Quote>(apiPath(CONVERT_PATHS.quote), input, { signal });
+            return { quote, receivedAt: clock.now() };
+          }),
+          convert: fromPromise<Conversion, { quoteId: string }>(({ input, signal }) => api.post<Conversion>(apiPath(CONVERT_PATHS.convert), input, { signal })),
+        },
+      }),
+  }),
+  copyFollow: row({
+    logic: ({ api }) =>
+      followMachine.provide({
+        actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
+      }),
+  }),
+  copyUnfollow: row({
+    logic: ({ api }) =>
+      unfollowMachine.provide({
+        actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
+      }),
+  }),
+  copyApply: row({
+    logic: ({ api }) =>
+      applyMachine.provide({
+        actors: {
+          fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
+          apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
+        },
+      }),
+    follow: (a, f) => {
+      const application = applicationOfFrame(f);
+      if (application) a.send({ type: 'apply.frame', application });
+    },
+  }),
+  close: row({
+    logic: (deps, req: ContractReq) =>
       closeMachine.provide({
         actors: {
-          close: fromPromise<Order, CloseRequest>(({ input, signal }) => deps.tradingApi(contract).closePositionWith(input, signal)),
-          closeAll: fromPromise<Order[], void>(({ signal }) => deps.tradingApi(contract).closeAll(signal)),
+          close: fromPromise<Order, CloseRequest>(({ input, signal }) => deps.tradingApi(req.contract).closePositionWith(input, signal)),
+          closeAll: fromPromise<Order[], void>(({ signal }) => deps.tradingApi(req.contract).closeAll(signal)),
         },
         guards: {
           confirmClose: () => deps.positionPrefs?.get().confirmClose ?? true,
@@ -155,73 +227,35 @@ const logicOf = (deps: ScreenMachinesDeps) => {
           },
         },
       }),
-    tpsl: (contract: ContractKind) =>
+    input: ({ clock, newId }) => ({ newId: newId ?? (() => `c${clock.now().toString(36)}`) }),
+    key: (req) => `close:${req.contract}`,
+  }),
+  tpsl: row({
+    logic: (deps, req: ContractReq) =>
       tpslMachine.provide({
-        actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
+        actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(req.contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
       }),
-    order: (contract: ContractKind) =>
+    key: (req) => `tpsl:${req.contract}`,
+  }),
+  order: row({
+    logic: (deps, req: OrderReq) =>
       orderMachine.provide({
-        actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(contract).placeOrder(input, signal)) },
+        actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(req.contract).placeOrder(input, signal)) },
       }),
-  };
+    input: (_, req) => req.input,
+    // a new pair is a new ticket
+    key: (req) => `order:${req.contract}:${req.input.symbol}`,
+  }),
 };
 
-type Logic = ReturnType<typeof logicOf>;
-export type KycActor = Actor<Logic['kyc']>;
-export type CompensationActor = Actor<Logic['compensation']>;
-export type CouponActor = Actor<Logic['coupon']>;
-export type OrderActor = Actor<ReturnType<Logic['order']>>;
-export type DepositActor = Actor<Logic['deposit']>;
-export type WithdrawalActor = Actor<Logic['withdrawal']>;
-export type AddressBookActor = Actor<Logic['addressBook']>;
-export type ConvertActor = Actor<Logic['convert']>;
-export type CopyFollowActor = Actor<Logic['copyFollow']>;
-export type CopyUnfollowActor = Actor<Logic['copyUnfollow']>;
-export type CopyApplyActor = Actor<Logic['copyApply']>;
-export type CloseActor = Actor<ReturnType<Logic['close']>>;
-export type TpslActor = Actor<ReturnType<Logic['tpsl']>>;
+type Table = typeof SCREEN_MACHINES;
+type Name = keyof Table;
+type RowRequest<N extends Name> = Table[N] extends ScreenMachineRow<AnyActorLogic, infer R> ? (unknown extends R ? object : R) : never;
 
-/** What a screen asks for: the name doubles as the `screen:<name>` intent actor. */
-export type MachineRequest =
-  | { name: 'kyc' }
-  | { name: 'compensation' }
-  | { name: 'coupon' }
-  | { name: 'deposit' }
-  | { name: 'withdrawal' }
-  | { name: 'addressBook' }
-  | { name: 'convert' }
-  | { name: 'copyFollow' }
-  | { name: 'copyUnfollow' }
-  | { name: 'copyApply' }
-  | { name: 'close'; contract: ContractKind }
-  | { name: 'tpsl'; contract: ContractKind }
-  | { name: 'order'; contract: ContractKind; input: OrderInput };
-
-export type ActorFor<R extends MachineRequest> = R extends { name: 'kyc' }
-  ? KycActor
-  : R extends { name: 'compensation' }
-    ? CompensationActor
-    : R extends { name: 'coupon' }
-      ? CouponActor
-      : R extends { name: 'deposit' }
-        ? DepositActor
-        : R extends { name: 'withdrawal' }
-          ? WithdrawalActor
-          : R extends { name: 'addressBook' }
-            ? AddressBookActor
-          : R extends { name: 'convert' }
-            ? ConvertActor
-            : R extends { name: 'copyFollow' }
-              ? CopyFollowActor
-              : R extends { name: 'copyUnfollow' }
-                ? CopyUnfollowActor
-                : R extends { name: 'copyApply' }
-                  ? CopyApplyActor
-                  : R extends { name: 'close' }
-                    ? CloseActor
-                    : R extends { name: 'tpsl' }
-                      ? TpslActor
-                      : OrderActor;
+/** What a screen asks for: a row's name, with the contract (and the ticket's input) for the trade flows. */
+export type MachineRequest = { [N in Name]: { name: N } & RowRequest<N> }[Name];
+/** The actor a request gets. */
+export type ActorFor<R extends MachineRequest> = Actor<ReturnType<Table[R['name']]['logic']>>;
 
 export interface ScreenMachines {
   /** The live actor of `req.name`, created and started now if there is none. */
@@ -233,9 +267,10 @@ export interface ScreenMachines {
   stop(): void;
 }
 
-/** One actor per screen, and per contract and symbol for the order ticket (a new pair is a new ticket). */
-const keyOf = (req: MachineRequest): string =>
-  req.name === 'order' ? `order:${req.contract}:${req.input.symbol}` : req.name === 'close' || req.name === 'tpsl' ? `${req.name}:${req.contract}` : req.name;
+/** A request's row, seen through its own request type (the one place the table is read by name). */
+const rowOf = (req: MachineRequest) => SCREEN_MACHINES[req.name] as ScreenMachineRow<AnyActorLogic, MachineRequest>;
+
+const keyOf = (req: MachineRequest): string => rowOf(req).key?.(req) ?? req.name;
 
 interface Entry {
   actor: Actor<AnyActorLogic>;
@@ -245,7 +280,6 @@ interface Entry {
 }
 
 export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
-  const logic = logicOf(deps);
   const entries = new Map<string, Entry>();
   const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn));
 
@@ -256,77 +290,13 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
   };
 
   const start = (req: MachineRequest): Entry => {
-    const { clock } = deps;
-    let actor: Actor<AnyActorLogic>;
-    let follow: ((f: InboundFrame) => void) | null = null;
-    switch (req.name) {
-      case 'kyc': {
-        const a = createActor(logic.kyc, { clock });
-        follow = (f) => isKycFrame(f) && a.send({ type: 'kyc.frame', status: f.data });
-        actor = a as unknown as Actor<AnyActorLogic>;
-        break;
-      }
-      case 'compensation': {
-        const a = createActor(logic.compensation, { clock });
-        follow = (f) => isCompensationFrame(f) && a.send({ type: 'comp.frame', order: f.data });
-        actor = a as unknown as Actor<AnyActorLogic>;
-        break;
-      }
-      case 'coupon': {
-        const a = createActor(logic.coupon, { clock });
-        follow = (f) => isVoucherFrame(f) && a.send({ type: 'voucher.frame', voucher: f.data });
-        actor = a as unknown as Actor<AnyActorLogic>;
-        break;
-      }
-      case 'deposit':
-        actor = createActor(logic.deposit, { clock }) as unknown as Actor<AnyActorLogic>;
-        break;
-      case 'withdrawal': {
-        const a = createActor(logic.withdrawal, { clock });
-        // A balance change re-reads the form's numbers (available, Max) while the user edits.
-        follow = (f) => {
-          const v = a.getSnapshot().value;
-          if (f.type === 'balance' && (v === 'editing' || v === 'locked')) a.send({ type: 'wd.refresh' });
-        };
-        actor = a as unknown as Actor<AnyActorLogic>;
-        break;
-      }
-      case 'addressBook':
-        actor = createActor(logic.addressBook, { clock }) as unknown as Actor<AnyActorLogic>;
-        break;
-      case 'convert':
-        actor = createActor(logic.convert, { clock }) as unknown as Actor<AnyActorLogic>;
-        break;
-      case 'copyFollow':
-        actor = createActor(logic.copyFollow, { clock }) as unknown as Actor<AnyActorLogic>;
-        break;
-      case 'copyUnfollow':
-        actor = createActor(logic.copyUnfollow, { clock }) as unknown as Actor<AnyActorLogic>;
-        break;
-      case 'copyApply': {
-        const a = createActor(logic.copyApply, { clock });
-        follow = (f) => {
-          const application = applicationOfFrame(f);
-          if (application) a.send({ type: 'apply.frame', application });
-        };
-        actor = a as unknown as Actor<AnyActorLogic>;
-        break;
-      }
-      case 'order':
-        actor = createActor(logic.order(req.contract), { clock, input: req.input }) as unknown as Actor<AnyActorLogic>;
-        break;
-      case 'close': {
-        const newId = deps.newId ?? (() => `c${clock.now().toString(36)}`);
-        actor = createActor(logic.close(req.contract), { clock, input: { newId } }) as unknown as Actor<AnyActorLogic>;
-        break;
-      }
-      case 'tpsl':
-        actor = createActor(logic.tpsl(req.contract), { clock }) as unknown as Actor<AnyActorLogic>;
-        break;
-    }
+    const r = rowOf(req);
+    const options = r.input ? { clock: deps.clock, input: r.input(deps, req) } : { clock: deps.clock };
+    const actor: Actor<AnyActorLogic> = createActor(r.logic(deps, req), options);
+    const follow = r.follow ? (f: InboundFrame) => r.follow?.(actor, f) : null;
     actor.start();
     const frameSub = follow ? deps.userFrames$.subscribe(follow) : null;
-    const unregister = deps.screens.register(req.name, actor as unknown as { send(e: { type: string }): void });
+    const unregister = deps.screens.register(req.name, actor);
     const entry: Entry = { actor, holders: 0, stopQueued: false, cleanup: () => (frameSub?.unsubscribe(), unregister()) };
     entries.set(keyOf(req), entry);
     return entry;

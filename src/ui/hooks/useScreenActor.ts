@@ -20,7 +20,7 @@ export function useScreenActor<R extends MachineRequest>(req: R): readonly [Acto
   const [actor, setActor] = useState(() => core.machines.get(req));
   useEffect(() => {
     // A screen kept across its actor's end (it was released and stopped meanwhile) asks again.
-    if (actor.getSnapshot().status !== 'active') {
+    if ((actor as { getSnapshot(): { status: string } }).getSnapshot().status !== 'active') {
       setActor(core.machines.get(req));
       return undefined;
     }
