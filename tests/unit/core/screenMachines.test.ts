@@ -18,7 +18,7 @@ import { settle } from '../settle.ts';
  */
 
 const RULES: OrderRules = { minOrderQuantity: 0.01, maxOrderQuantity: 50, qtyStep: 0.01, minLever: 1, maxLever: 100, openingFeeRatio: 0.0004, tickSize: 0.1, pricePrecision: 1, qtyPrecision: 2 };
-const orderReq = (symbol: string): MachineRequest => ({ name: 'order', contract: 'perp', input: { symbol, rules: RULES, newId: () => 'id' } });
+const orderReq = (symbol: string) => ({ name: 'order' as const, contract: 'perp' as const, input: { symbol, rules: RULES, newId: () => 'id' } });
 
 /** One request per row of the table. */
 const EVERY_ROW: MachineRequest[] = [
