@@ -60,7 +60,12 @@ export default defineConfig({
       // machines, streams, the core and jsdom screens. They share one module graph per fork
       // (isolate: false), so the app's modules are imported once per fork instead of once per file
       // (a third of their CPU time); each file still gets its own environment and restores its mocks.
-      { extends: true, test: { name: 'unit', include: UNIT_DIRS.map((d) => `${d}/**/*.test.{ts,tsx}`), isolate: false, setupFiles: ['tests/unit/setup.ts'] } },
+      { extends: true, test: { name: 'unit', include: UNIT_DIRS.map((d) => `${d}/**/*.test.ts`), isolate: false, setupFiles: ['tests/unit/setup.ts'] } },
+      // The jsdom screens (every .test.tsx, and only they, are jsdom files) each get a fresh module
+      // graph: a page's module singletons (rxjs's animation-frame scheduler, React's roots) must not
+      // outlive the jsdom window they were bound to (a shared graph failed useStream.test when it
+      // followed another screen file in the same fork).
+      { extends: true, test: { name: 'unit-dom', include: UNIT_DIRS.map((d) => `${d}/**/*.test.tsx`), environment: 'jsdom', setupFiles: ['tests/unit/setup.ts'] } },
       // The server files too: each starts its own server, database and ports, and none mocks a module or
       // changes process.env, so one module graph per fork is safe, and it cut this project's CPU by
       // about 40 % (the server's imports, Fastify, Kysely, zod schemas, ran once per file; issue 25).

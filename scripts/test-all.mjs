@@ -76,7 +76,7 @@ const staticLane = (async () => {
 let vitestRow = null;
 if (want('vitest')) {
   const out = `${reports}/vitest.json`;
-  const scope = quick ? ['--project', 'unit'] : []; // vite.config.ts: the files that need no server or browser
+  const scope = quick ? ['--project', 'unit', '--project', 'unit-dom'] : []; // vite.config.ts: the files that need no server or browser
   const r = await run('vitest', 'npx', ['vitest', 'run', ...scope, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   const j = readJson(out);
   const passed = j?.numPassedTests ?? 0;
