@@ -20,6 +20,12 @@ export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement
  * The app's button. Clicks are debounced on the leading edge (450 ms, SPEC §9) and ignored
  * while pending, so a double click never submits twice. While pending it is disabled,
  * `aria-busy` and shows a spinner.
+ *
+ * The second click of a double click (`detail` ≥ 2: the browser counts clicks at one place
+ * within its double-click time, whatever element is under the pointer) never starts an action
+ * either: the 450 ms guard belongs to one button, and a result view can put a NEW button where
+ * the one clicked was (Convert → "Convert again" when the server answers between the two
+ * clicks), which the second click would otherwise press. Keyboard clicks have `detail` 0.
  */
 export function Button({
   variant = 'primary',
@@ -46,7 +52,10 @@ export function Button({
       className={cls}
       disabled={disabled === true || pending}
       aria-busy={pending || undefined}
-      onClick={() => run()}
+      onClick={(e) => {
+        if (e.detail > 1) return;
+        run();
+      }}
     >
       {pending && <Spinner size={14} />}
       {children}

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Button } from '../../../src/ui/components/Button.tsx';
 
@@ -22,6 +23,46 @@ describe('Button (450 ms click debounce, pending state)', () => {
     vi.advanceTimersByTime(1);
     fireEvent.click(b);
     expect(onClick).toHaveBeenCalledTimes(2);
+  });
+
+  it("a double click's second click never presses the button that took the first one's place", () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const convert = vi.fn();
+    const again = vi.fn();
+    // A result view: the answer arrives between the two clicks and a new button stands where the
+    // clicked one was (the convert screen's "Convert again").
+    function Flow() {
+      const [done, setDone] = useState(false);
+      return done ? (
+        <Button key="again" onClick={again}>
+          Convert again
+        </Button>
+      ) : (
+        <Button
+          key="convert"
+          onClick={() => {
+            convert();
+            setDone(true);
+          }}
+        >
+          Convert
+        </Button>
+      );
+    }
+    render(<Flow />);
+    fireEvent.click(screen.getByRole('button', { name: 'Convert' }), { detail: 1 });
+    const next = screen.getByRole('button', { name: 'Convert again' });
+    vi.advanceTimersByTime(120);
+    fireEvent.click(next, { detail: 2 });
+    expect(convert).toHaveBeenCalledTimes(1);
+    expect(again).not.toHaveBeenCalled();
+    // a later single click (or the keyboard's, detail 0) is the user's own
+    vi.advanceTimersByTime(1000);
+    fireEvent.click(next, { detail: 1 });
+    expect(again).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    fireEvent.click(next, { detail: 0 });
+    expect(again).toHaveBeenCalledTimes(2);
   });
 
   it('a click after an edit is a new intent: it runs inside the 450 ms window (issue 17)', () => {
