@@ -20,6 +20,7 @@
  */
 import type { Candle } from '../protocol/market.ts';
 import { INDICATORS, normalizeParams, type IndicatorName } from './registry.ts';
+import { sarSeed, sarStep, type SarState } from './main.ts';
 import { mean, safeRatio } from './series.ts';
 
 type Values = readonly (number | null)[];
@@ -89,71 +90,15 @@ function macdMachine(fast: number, slow: number, signal: number): Machine<readon
 }
 
 // ---------------------------------------------------------------------------------------------
-// SAR (main.ts sar): the trend, acceleration, extreme point, next value and the previous range.
-
-interface SarState {
-  readonly isLong: boolean;
-  readonly af: number;
-  readonly ep: number;
-  readonly value: number;
-  readonly newHigh: number;
-  readonly newLow: number;
-}
+// SAR (main.ts sar): the same step as the full series (sarSeed, sarStep).
 
 function sarMachine(start: number, stepAf: number, max: number): Machine<SarState | null> {
   return {
     init: null,
-    step: (s0, get, i) => {
+    step: (s, get, i) => {
       if (i === 0) return [null, [null]];
-      let s = s0;
-      if (s === null) {
-        const first = get(0);
-        const second = get(1);
-        const diffPlus = second.h - first.h;
-        const diffMinus = first.l - second.l;
-        const minusDm = diffMinus > 0 && diffPlus < diffMinus ? diffMinus : 0;
-        const isLong = !(minusDm > 0);
-        s = { isLong, af: start, ep: isLong ? second.h : second.l, value: isLong ? first.l : first.h, newHigh: second.h, newLow: second.l };
-      }
-      let { isLong, af, ep, value } = s;
-      const candle = get(i);
-      const prevHigh = s.newHigh;
-      const prevLow = s.newLow;
-      const newHigh = candle.h;
-      const newLow = candle.l;
-      let out: number;
-      if (isLong) {
-        if (newLow <= value) {
-          isLong = false;
-          value = Math.max(ep, prevHigh, newHigh);
-          out = value;
-          af = start;
-          ep = newLow;
-          value = Math.max(value + af * (ep - value), prevHigh, newHigh);
-        } else {
-          out = value;
-          if (newHigh > ep) {
-            ep = newHigh;
-            af = Math.min(af + stepAf, max);
-          }
-          value = Math.min(value + af * (ep - value), prevLow, newLow);
-        }
-      } else if (newHigh >= value) {
-        isLong = true;
-        value = Math.min(ep, prevLow, newLow);
-        out = value;
-        af = start;
-        ep = newHigh;
-        value = Math.min(value + af * (ep - value), prevLow, newLow);
-      } else {
-        out = value;
-        if (newLow < ep) {
-          ep = newLow;
-          af = Math.min(af + stepAf, max);
-        }
-        value = Math.max(value + af * (ep - value), prevHigh, newHigh);
-      }
-      return [{ isLong, af, ep, value, newHigh, newLow }, [out]];
+      const [next, out] = sarStep(s ?? sarSeed(get(0), get(1), start), get(i), start, stepAf, max);
+      return [next, [out]];
     },
   };
 }

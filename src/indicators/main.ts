@@ -81,55 +81,75 @@ export function sar(candles: readonly Candle[], start = 0.02, step = 0.02, max =
   const first = candles[0];
   const second = candles[1];
   if (first === undefined || second === undefined) return out;
+  let s = sarSeed(first, second, start);
+  for (let i = 1; i < candles.length; i++) {
+    const [next, value] = sarStep(s, candles[i] as Candle, start, step, max);
+    out[i] = value;
+    s = next;
+  }
+  return out;
+}
 
+/** SAR's state between candles: the direction, acceleration, extreme point, next SAR and the last candle's range. */
+export interface SarState {
+  readonly isLong: boolean;
+  readonly af: number;
+  readonly ep: number;
+  readonly value: number;
+  readonly newHigh: number;
+  readonly newLow: number;
+}
+
+/**
+ * The state before candle 1 (TA-Lib's seed): short when candle 1 has a positive −DM against candle 0;
+ * like TA-Lib, the "previous" candle of the first step is candle 1 itself.
+ */
+export function sarSeed(first: Candle, second: Candle, start: number): SarState {
   const diffPlus = second.h - first.h;
   const diffMinus = first.l - second.l;
   const minusDm = diffMinus > 0 && diffPlus < diffMinus ? diffMinus : 0;
-  let isLong = !(minusDm > 0);
-  let af = start;
-  let ep = isLong ? second.h : second.l;
-  let value = isLong ? first.l : first.h;
-  // NOTE: like TA-Lib, the "previous" candle of the first iteration is candle 1 itself.
-  let newHigh = second.h;
-  let newLow = second.l;
+  const isLong = !(minusDm > 0);
+  return { isLong, af: start, ep: isLong ? second.h : second.l, value: isLong ? first.l : first.h, newHigh: second.h, newLow: second.l };
+}
 
-  for (let i = 1; i < candles.length; i++) {
-    const candle = candles[i] as Candle;
-    const prevHigh = newHigh;
-    const prevLow = newLow;
-    newHigh = candle.h;
-    newLow = candle.l;
-    if (isLong) {
-      if (newLow <= value) {
-        isLong = false;
-        value = Math.max(ep, prevHigh, newHigh);
-        out[i] = value;
-        af = start;
-        ep = newLow;
-        value = Math.max(value + af * (ep - value), prevHigh, newHigh);
-      } else {
-        out[i] = value;
-        if (newHigh > ep) {
-          ep = newHigh;
-          af = Math.min(af + step, max);
-        }
-        value = Math.min(value + af * (ep - value), prevLow, newLow);
-      }
-    } else if (newHigh >= value) {
-      isLong = true;
-      value = Math.min(ep, prevLow, newLow);
-      out[i] = value;
+/** One candle of SAR: the state after it and its SAR value (the full series and the live update share it). */
+export function sarStep(s: SarState, candle: Candle, start: number, step: number, max: number): [SarState, number] {
+  let { isLong, af, ep, value } = s;
+  const prevHigh = s.newHigh;
+  const prevLow = s.newLow;
+  const newHigh = candle.h;
+  const newLow = candle.l;
+  let out: number;
+  if (isLong) {
+    if (newLow <= value) {
+      isLong = false;
+      value = Math.max(ep, prevHigh, newHigh);
+      out = value;
       af = start;
-      ep = newHigh;
-      value = Math.min(value + af * (ep - value), prevLow, newLow);
+      ep = newLow;
+      value = Math.max(value + af * (ep - value), prevHigh, newHigh);
     } else {
-      out[i] = value;
-      if (newLow < ep) {
-        ep = newLow;
+      out = value;
+      if (newHigh > ep) {
+        ep = newHigh;
         af = Math.min(af + step, max);
       }
-      value = Math.max(value + af * (ep - value), prevHigh, newHigh);
+      value = Math.min(value + af * (ep - value), prevLow, newLow);
     }
+  } else if (newHigh >= value) {
+    isLong = true;
+    value = Math.min(ep, prevLow, newLow);
+    out = value;
+    af = start;
+    ep = newHigh;
+    value = Math.min(value + af * (ep - value), prevLow, newLow);
+  } else {
+    out = value;
+    if (newLow < ep) {
+      ep = newLow;
+      af = Math.min(af + step, max);
+    }
+    value = Math.max(value + af * (ep - value), prevHigh, newHigh);
   }
-  return out;
+  return [{ isLong, af, ep, value, newHigh, newLow }, out];
 }
