@@ -2,8 +2,8 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { clientMessageSchema, IDLE_TIMEOUT_MS, USER_SOCKET_CLOSE_UNAUTHORIZED } from '../../src/protocol/market.ts';
-import { SOCKET_API_MSG, SOCKET_METHODS, socketRequestSchema } from '../../src/protocol/socketApi.ts';
-import type { SocketResponse } from '../../src/protocol/socketApi.ts';
+import { SOCKET_API_MSG, SOCKET_METHOD_NAMES, SOCKET_METHODS, socketRequestSchema } from '../../src/protocol/socketApi.ts';
+import type { SocketAuthed, SocketResponse } from '../../src/protocol/socketApi.ts';
 import { helpLangOf } from '../help/service.ts';
 import type { RevocationHub } from './revocations.ts';
 import { covers } from './revocations.ts';
@@ -79,7 +79,8 @@ const OPEN = 1;
  * Protocol: the first message must be `{action:'auth', token}` within `authTimeoutMs`; a bad or
  * missing token, any other first message, or the timeout is answered with
  * `{type:'error',msg:'Unauthorized',code:401}` and close 4001. On success the server sends
- * `{type:'authed', userId}` and from then on every frame published on the bus for that user.
+ * `{type:'authed', userId, methods}` (`methods`: the requests below, which the app sends only when
+ * announced) and from then on every frame published on the bus for that user.
  * Pings are answered with pongs before and after auth; silence longer than `idleTimeoutMs`
  * closes with 4000. A revocation of the socket's session (logout, password reset or change) closes
  * it with 4001 at once and without another frame; every frame is also checked against the
@@ -209,7 +210,8 @@ export const userSocketPlugin: FastifyPluginAsync<UserSocketOptions> = async (ap
       c.token = msg.token;
       c.validatedAt = opts.clock.now();
       c.unsubscribe = opts.bus.subscribe(who.userId, (frame: UserFrame) => send(c, frame));
-      return send(c, { type: 'authed', userId: who.userId });
+      // The methods it answers: the app sends its orders here only when announced (an older server announces none).
+      return send(c, { type: 'authed', userId: who.userId, methods: SOCKET_METHOD_NAMES } satisfies SocketAuthed);
     }
     if (c.state === 'authenticating' || c.state === 'verifying') return; // messages before the auth answer are ignored
     if (msg === null) return send(c, { type: 'error', msg: json === undefined ? 'Malformed JSON' : 'Unknown action', code: 400 });

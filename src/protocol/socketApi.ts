@@ -37,3 +37,58 @@ export const SOCKET_API_MSG = {
   badRequest: 'Bad request: expected {id, method, params}',
   unknownMethod: 'Unknown method',
 } as const;
+
+/** The methods the server announces in its `authed` frame (`{type:'authed', userId, methods}`). */
+export const SOCKET_METHOD_NAMES = Object.keys(SOCKET_METHODS) as SocketMethod[];
+
+/** The `authed` frame of the user socket; `methods` lists the requests this server answers (absent on servers before issue 28). */
+export interface SocketAuthed {
+  type: 'authed';
+  userId: number;
+  methods?: SocketMethod[];
+}
+
+/** The method whose HTTP route is `path` (with or without the /api prefix), or null. */
+export function socketMethodOfPath(path: string): SocketMethod | null {
+  const full = path.startsWith('/api/') ? path : `/api${path}`;
+  for (const m of SOCKET_METHOD_NAMES) if (SOCKET_METHODS[m] === full) return m;
+  return null;
+}
+
+/** A `{id, method, params}` request as the app sends it (text frame), for the replay to match. */
+export interface SocketRequestFrame {
+  id: string | number;
+  method: string;
+  params: unknown;
+}
+
+const jsonObject = (text: string): Record<string, unknown> | null => {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The request in a text frame, or null when it is not a `{id, method, params?}` request. */
+export function parseSocketRequest(text: string): SocketRequestFrame | null {
+  if (!text.includes('"method"')) return null;
+  const v = jsonObject(text);
+  if (v === null || typeof v.method !== 'string' || (typeof v.id !== 'string' && typeof v.id !== 'number')) return null;
+  return { id: v.id, method: v.method, params: v.params ?? {} };
+}
+
+/** The id of a text frame when it is a `{type:'response', id}` answer with an id, else null. */
+export function socketResponseIdOf(text: string): string | number | null {
+  if (!text.includes('"response"')) return null;
+  const v = jsonObject(text);
+  if (v === null || v.type !== 'response' || (typeof v.id !== 'string' && typeof v.id !== 'number')) return null;
+  return v.id;
+}
+
+/** The same answer frame with another id (the replay hands a recorded answer to the request the app made). */
+export function withResponseId(text: string, id: string | number): string {
+  const v = jsonObject(text);
+  return v === null ? text : JSON.stringify({ ...v, id });
+}

@@ -80,7 +80,7 @@ describe('sockets inside buildApp', () => {
     const token = await login(h, 'ws@example.com');
     const me = await call<{ id: number }>(h, '/user/info', { token });
     const user = await firstFrames(`${wsBase}/api/ws/user`, [{ action: 'auth', token }], 1);
-    expect(user.frames[0]).toEqual({ type: 'authed', userId: me.data.id });
+    expect(user.frames[0]).toEqual({ type: 'authed', userId: me.data.id, methods: ['order.place', 'order.cancel', 'order.edit', 'position.close'] });
     const pushed = new Promise((resolve) => user.ws.once('message', (d: Buffer) => resolve(JSON.parse(d.toString()))));
     bus.publish(me.data.id, { type: 'balance', data: { asset: 'USDT' } });
     expect(await pushed).toEqual({ type: 'balance', data: { asset: 'USDT' } });

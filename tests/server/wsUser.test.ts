@@ -115,7 +115,7 @@ describe('user socket', () => {
     const other = await connect(url);
     c.ws.send(JSON.stringify({ action: 'auth', token: 'good-token' }));
     other.ws.send(JSON.stringify({ action: 'auth', token: 'other-token' }));
-    expect(await c.next((f) => f.type === 'authed')).toEqual({ type: 'authed', userId: 7 });
+    expect(await c.next((f) => f.type === 'authed')).toEqual({ type: 'authed', userId: 7, methods: ['order.place', 'order.cancel', 'order.edit', 'position.close'] });
     await other.next((f) => f.type === 'authed');
     const frame: UserFrame = { type: 'order', data: { id: 1, status: 'filled' } };
     bus.publish(7, frame);
