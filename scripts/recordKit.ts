@@ -96,7 +96,7 @@ export function nodePorts(base: string, clock: FollowClock, lang = 'en'): Ports 
     clock,
     storage,
     http: createBrowserHttp({ baseURL: `${base}/api`, getLang: () => storage.get('lang') ?? 'en', getToken: () => storage.get('token') }),
-    socket: createBrowserSocket({ base: () => base, WebSocketImpl: WebSocket as unknown as typeof globalThis.WebSocket }),
+    socket: createBrowserSocket({ base: () => base, WebSocketImpl: WebSocket as unknown as typeof globalThis.WebSocket, getLang: () => storage.get('lang') ?? 'en' }),
     random: { id: () => `rec${(++n).toString(16).padStart(8, '0')}` },
   };
 }

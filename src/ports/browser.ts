@@ -116,13 +116,22 @@ export interface BrowserSocketOptions {
   /** Page location to resolve relative URLs against; defaults to `location.href`. */
   base?: () => string;
   WebSocketImpl?: typeof globalThis.WebSocket;
+  /**
+   * Current language, sent as the `lang` query (a browser WebSocket has no headers): the socket's
+   * Web-Lang, the language of the user socket's answers (orders over the socket, issue 28).
+   */
+  getLang?: () => string;
 }
 
-/** `/api/ws/market` → `ws(s)://<host>/api/ws/market`, following the page's scheme. */
-export function resolveSocketUrl(url: string, base: string): string {
+/**
+ * `/api/ws/market` → `ws(s)://<host>/api/ws/market`, following the page's scheme; with `lang`,
+ * `?lang=<lang>` is added unless the URL has one. The recorded URL stays the core's own.
+ */
+export function resolveSocketUrl(url: string, base: string, lang?: string): string {
   const u = new URL(url, base);
   if (u.protocol === 'http:') u.protocol = 'ws:';
   else if (u.protocol === 'https:') u.protocol = 'wss:';
+  if (lang && !u.searchParams.has('lang')) u.searchParams.set('lang', lang);
   return u.toString();
 }
 
@@ -130,7 +139,7 @@ export function createBrowserSocket(options: BrowserSocketOptions = {}): SocketF
   return {
     open(url, handlers) {
       const Impl = options.WebSocketImpl ?? globalThis.WebSocket;
-      const ws = new Impl(resolveSocketUrl(url, options.base ? options.base() : globalThis.location.href));
+      const ws = new Impl(resolveSocketUrl(url, options.base ? options.base() : globalThis.location.href, options.getLang?.()));
       ws.onopen = () => handlers.onOpen();
       ws.onmessage = (ev: MessageEvent) => {
         if (typeof ev.data === 'string') handlers.onFrame(ev.data);
@@ -166,14 +175,12 @@ export interface BrowserPortsOptions {
 /** The live port set for the browser. Token and language are read from storage on every request. */
 export function createBrowserPorts(options: BrowserPortsOptions = {}): Ports {
   const storage = createBrowserStorage();
+  const getLang = options.getLang ?? (() => storage.get('lang') ?? DEFAULT_LANG);
   return {
     clock: browserClock,
     storage,
-    http: createBrowserHttp({
-      getLang: options.getLang ?? (() => storage.get('lang') ?? DEFAULT_LANG),
-      getToken: () => storage.get('token'),
-    }),
-    socket: createBrowserSocket(),
+    http: createBrowserHttp({ getLang, getToken: () => storage.get('token') }),
+    socket: createBrowserSocket({ getLang }),
     random: browserRandom,
   };
 }

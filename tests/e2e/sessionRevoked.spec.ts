@@ -13,7 +13,7 @@ test('a password reset elsewhere sends the open page to /login?redirect=<path>',
 
   const authed = new Promise<void>((resolve) => {
     page.on('websocket', (ws) => {
-      if (!ws.url().endsWith('/api/ws/user')) return;
+      if (new URL(ws.url()).pathname !== '/api/ws/user') return;
       ws.on('framereceived', (f) => {
         if (typeof f.payload === 'string' && f.payload.includes('"type":"authed"')) resolve();
       });

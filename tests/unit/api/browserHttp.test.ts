@@ -55,5 +55,8 @@ describe('browser Http adapter (ofetch)', () => {
   it('resolves socket URLs relative to the page with ws/wss', () => {
     expect(resolveSocketUrl('/api/ws/market', 'http://localhost:8199/market')).toBe('ws://localhost:8199/api/ws/market');
     expect(resolveSocketUrl('/api/ws/user', 'https://ex.com/a/b')).toBe('wss://ex.com/api/ws/user');
+    // The socket's Web-Lang: the user socket answers orders in it (issue 28).
+    expect(resolveSocketUrl('/api/ws/user', 'https://ex.com/a/b', 'jp')).toBe('wss://ex.com/api/ws/user?lang=jp');
+    expect(resolveSocketUrl('/api/ws/user?lang=ko', 'https://ex.com/', 'jp')).toBe('wss://ex.com/api/ws/user?lang=ko');
   });
 });
