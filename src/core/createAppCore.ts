@@ -23,6 +23,7 @@ import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
 import { createViewState, type ViewStateStore, type ViewValues } from './viewState.ts';
 import { createPageWake, type PageWake } from './pageWake.ts';
 import { createNotificationCenter, followNotificationReads, type NotificationCenter } from './notificationCenter.ts';
+import { createTradingSocket, type TradingSocket } from './tradingSocket.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -35,8 +36,10 @@ export interface AppCore {
   session: Actor<SessionLogic>;
   market: Actor<SocketLogic>;
   user: Actor<SocketLogic>;
-  /** For one-off screen calls; goes through the (recorded) Http port. */
+  /** For one-off screen calls; goes through the (recorded) Http port, the trading writes over the user socket when it can (src/core/tradingSocket.ts). */
   api: ApiClient;
+  /** The trading calls in flight over the user socket (the replay driver reads `settled`). */
+  socketApi: Pick<TradingSocket, 'inFlight' | 'settled' | 'methodFor'>;
   log: EventLog;
   /** The ports the core actually uses (recording wrappers when recording is on). */
   ports: Ports;
@@ -118,9 +121,12 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   // Every 200 answer is shown to the user streams (the account features' server truth).
   let user$: UserStreams | null = null;
   let notices: NotificationCenter | null = null;
+  // Place, cancel, edit and close go over the user socket while it is open and announced them (issue 28).
+  const socketApi = createTradingSocket({ clock, frames$: userFrames$ });
+  const transport = socketApi.route(ports.http);
   const http: Http = {
     async request(req, signal) {
-      const out = await ports.http.request(req, signal);
+      const out = await transport.request(req, signal);
       if (out.kind === 'envelope' && out.envelope.code === 200) {
         user$?.observeAnswer(req.method, req.path, out.envelope.data);
         notices?.observeAnswer(req.method, req.path, out.envelope.data, req.body);
@@ -153,7 +159,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     clock,
     input: { url: options.marketUrl ?? MARKET_SOCKET_URL, kind: 'market' },
   });
-  const user = createActor(provideSocket(ports.socket, clock, sinkFor('user', userFrames$)), {
+  const user = createActor(provideSocket(socketApi.tap(ports.socket), clock, sinkFor('user', userFrames$)), {
     clock,
     input: { url: options.userUrl ?? USER_SOCKET_URL, kind: 'user', token: initialToken },
   });
@@ -275,6 +281,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     market,
     user,
     api,
+    socketApi,
     log,
     ports,
     outputs$: outputs$.asObservable(),
@@ -310,6 +317,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     stop() {
       for (const s of subs) s.unsubscribe();
       machines.stop();
+      socketApi.stop();
       positionPrefs.stop();
       tradeLayout.stop();
       streams.market.stop();

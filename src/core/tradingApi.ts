@@ -8,6 +8,15 @@ import { TRADING_PATHS, type Balance, type ClosePositionBody, type Fill, type Le
 /**
  * The trade screen's calls to the trading REST API (src/protocol/trading.ts, docs/TRADING.md),
  * bound to the recorded ApiClient. Paths in TRADING_PATHS start with /api; the client adds it.
+ *
+ * Place, cancel, edit and close (`placeOrder`, `cancelOrder`, `editOrder`, `closePosition`,
+ * `closePositionWith`) go over the user socket while it is open and its server announced those
+ * methods, and over HTTP otherwise: the core's ApiClient routes them (src/core/tradingSocket.ts,
+ * issue 28), and a socket answer is the same envelope as the route's, so what these functions
+ * resolve or reject with (OrderAck, PlaceFailure, ApiError, NetworkError) does not depend on the
+ * door. A socket that closes before the answer is a network failure, never a second send: the
+ * order machine's retry posts the same clientOrderId, which the server answers with the order it
+ * already has.
  */
 
 /** TRADING_PATHS without the /api prefix the ApiClient adds itself. */

@@ -2,6 +2,7 @@ import type { LogRecord } from './eventLog.ts';
 import { VirtualClock } from './virtualClock.ts';
 import { stableStringify } from './stateHash.ts';
 import type { HttpOutcome, HttpRequest, Ports, SocketHandlers } from './types.ts';
+import { parseSocketRequest, socketResponseIdOf, withResponseId } from '../protocol/socketApi.ts';
 
 /**
  * Replay adapters (DESIGN §4): the same port interfaces as the browser set, served from a
@@ -13,6 +14,13 @@ import type { HttpOutcome, HttpRequest, Ports, SocketHandlers } from './types.ts
  * - Socket connections are matched to recorded connections by URL in opening order; the driver
  *   delivers `ws.opened` / `ws.in` / `ws.close` / `ws.error` to the matched connection's handlers
  *   and checks each `ws.out` against what the app really sent.
+ * - Requests over the user socket (`{id, method, params}`, src/core/tradingSocket.ts) are matched
+ *   like HTTP requests, not frame by frame: the app's request takes the first recorded request
+ *   of its connection with its method and the same params that no other took (else the first
+ *   with its method, reported as a divergence), and the recorded answer `{type:'response', id}`
+ *   is handed to it with the app's id (the same id when every request of the recording was made
+ *   again; a screen's request skipped here shifts them). A recorded request nobody sent is
+ *   unissued (headless replay has no screens), and its answer reaches no one.
  * - Storage starts from the `storage.init` values; Random returns the recorded values in order.
  * - The clock is a {@link VirtualClock} starting at the log's `startedAt`.
  */
@@ -35,6 +43,19 @@ interface HttpEntry {
   resolve: ((o: HttpOutcome) => void) | null;
 }
 
+/** A `{id, method, params}` request recorded on a connection (`ws.out`). */
+interface SocketRequestEntry {
+  rec: LogRecord;
+  method: string;
+  params: unknown;
+  /** The id of the app's request that took it; null while none did. */
+  appId: string | number | null;
+  /** Its `ws.out` record was delivered. */
+  reached: boolean;
+  /** Its answer, when delivered before the app made the request (held for it). */
+  answer: string | null;
+}
+
 interface AppConn {
   url: string;
   handlers: SocketHandlers;
@@ -52,7 +73,7 @@ export interface ReplayPortsController {
   divergences: Divergence[];
   /** Recorded requests and storage writes the app never made (in headless replay: the screens'). */
   unissued: LogRecord[];
-  /** True once the app has made the request of this `http.request` record (or it is unknown). */
+  /** True once the app has made the request of this `http.request` record, or of this `ws.out` socket request (or it is unknown). */
   isIssued(rec: LogRecord): boolean;
   /**
    * Delivers one transport record (`http.*`, `ws.*`, `storage.*`, `random`). Returns true when a
@@ -128,6 +149,9 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
   const byId = new Map<number, HttpEntry>();
   const queues = new Map<string, HttpEntry[]>();
   const storageInit = new Map<string, string | null>();
+  // Socket requests by `<recorded conn>:<recorded id>`, and per recorded connection in order.
+  const socketRequests = new Map<string, SocketRequestEntry>();
+  const socketRequestsOf = new Map<number, SocketRequestEntry[]>();
   const randoms: string[] = [];
   for (const rec of records) {
     if (rec.kind === 'http.request') {
@@ -144,6 +168,15 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       const key = str(rec.key);
       if (!storageInit.has(key)) storageInit.set(key, typeof rec.value === 'string' ? rec.value : null);
     } else if (rec.kind === 'random') randoms.push(str(rec.value));
+    else if (rec.kind === 'ws.out') {
+      const r = parseSocketRequest(str(rec.data));
+      if (r === null) continue;
+      const entry: SocketRequestEntry = { rec, method: r.method, params: r.params, appId: null, reached: false, answer: null };
+      socketRequests.set(`${num(rec.conn)}:${r.id}`, entry);
+      const list = socketRequestsOf.get(num(rec.conn)) ?? [];
+      list.push(entry);
+      socketRequestsOf.set(num(rec.conn), list);
+    }
   }
   const cursor = new Map<string, number>();
 
@@ -188,6 +221,8 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       appConns.push(c);
       return {
         send: (data) => {
+          const request = parseSocketRequest(data);
+          if (request !== null) return sendRequest(c, request, data);
           const rec = c.awaited.shift();
           if (!rec) c.sent.push(data);
           else if (rec.data !== data) diverge({ what: 'ws', message: `frame sent on connection ${num(rec.conn)} differs from the recording (seq ${rec.seq})`, expected: rec.data, actual: data });
@@ -197,6 +232,24 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
         },
       };
     },
+  };
+  /** The app's socket request takes its recorded counterpart (see the module comment). */
+  const sendRequest = (c: AppConn, request: { id: string | number; method: string; params: unknown }, data: string): void => {
+    const free = (c.recConn === null ? [] : (socketRequestsOf.get(c.recConn) ?? [])).filter((e) => e.appId === null && e.method === request.method);
+    const same = (e: SocketRequestEntry) => sameRequest({ params: e.params }, { params: request.params });
+    const entry = free.find(same) ?? free[0];
+    if (!entry) {
+      diverge({ what: 'ws', message: `the app sent ${request.method} on connection ${c.recConn ?? '-'}, which the recording does not hold`, expected: null, actual: data });
+      return;
+    }
+    entry.appId = request.id;
+    if (!same(entry)) diverge({ what: 'ws', message: `request ${request.method} differs from the recording (seq ${entry.rec.seq})`, expected: entry.params, actual: request.params });
+    const held = entry.answer;
+    if (held !== null) {
+      entry.answer = null;
+      // Answered in the recording before the app asked here: answered now, after this send returns.
+      void Promise.resolve().then(() => c.handlers.onFrame(withResponseId(held, request.id)));
+    }
   };
   const connFor = (rec: LogRecord): AppConn | null => {
     const id = num(rec.conn);
@@ -261,7 +314,12 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       currentSeq = seq;
     },
     pendingRequests: () => [...byId.values()].filter((e) => e.issued && !e.delivered).length,
-    isIssued: (rec) => byId.get(num(rec.id))?.issued ?? true,
+    isIssued(rec) {
+      if (rec.kind !== 'ws.out') return byId.get(num(rec.id))?.issued ?? true;
+      const r = parseSocketRequest(str(rec.data));
+      const entry = r === null ? undefined : socketRequests.get(`${num(rec.conn)}:${r.id}`);
+      return entry === undefined || entry.appId !== null;
+    },
     finish() {
       let n = 0;
       for (const c of appConns) {
@@ -269,6 +327,10 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
           n += 1;
           divergences.push({ seq: rec.seq, what: 'ws', message: `the app never sent the frame recorded on connection ${num(rec.conn)}`, expected: rec.data, actual: null });
         }
+      }
+      // A recorded socket request nobody made here was a screen's, like an HTTP request.
+      for (const e of socketRequests.values()) {
+        if (e.reached && e.appId === null && !unissued.includes(e.rec)) unissued.push(e.rec);
       }
       return n;
     },
@@ -297,9 +359,17 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
         case 'ws.opened':
           connFor(rec)?.handlers.onOpen();
           return false;
-        case 'ws.in':
-          connFor(rec)?.handlers.onFrame(str(rec.data));
+        case 'ws.in': {
+          const c = connFor(rec);
+          if (!c) return false;
+          const data = str(rec.data);
+          const answered = socketResponseIdOf(data);
+          const entry = answered === null ? undefined : socketRequests.get(`${c.recConn ?? '-'}:${answered}`);
+          if (entry === undefined) c.handlers.onFrame(data);
+          else if (entry.appId === null) entry.answer = data;
+          else c.handlers.onFrame(entry.appId === answered ? data : withResponseId(data, entry.appId));
           return false;
+        }
         case 'ws.close':
           connFor(rec)?.handlers.onClose(num(rec.code), str(rec.reason));
           return false;
@@ -309,6 +379,12 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
         case 'ws.out': {
           const c = connFor(rec);
           if (!c) return false;
+          const request = parseSocketRequest(str(rec.data));
+          if (request !== null) {
+            const entry = socketRequests.get(`${num(rec.conn)}:${request.id}`);
+            if (entry) entry.reached = true;
+            return false;
+          }
           const sent = c.sent.shift();
           // NOTE: not sent yet is not a divergence yet: a screen may mount after the record's time.
           if (sent === undefined) c.awaited.push(rec);

@@ -85,9 +85,10 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         const rec = log.records[next];
         if (!rec || rec.seq > seq) break;
         next += 1;
-        // A request the user's screen made: React renders and runs effects asynchronously, so give
-        // the replayed screen real time to make it before anything recorded after it happens.
-        if (rec.kind === 'http.request') await waitUntil(host, () => h.ports.isIssued(rec), REQUEST_WAIT_MS);
+        // A request the user's screen made (over HTTP, or over the user socket: a `ws.out` request):
+        // React renders and runs effects asynchronously, so give the replayed screen real time to
+        // make it before anything recorded after it happens.
+        if (rec.kind === 'http.request' || rec.kind === 'ws.out') await waitUntil(host, () => h.ports.isIssued(rec), REQUEST_WAIT_MS);
         // Likewise a screen intent: the screen showing that actor renders after its data arrived
         // (one animation frame after, through useStream), so give it real time to mount.
         const screenName = rec.kind === 'ui.intent' && typeof rec.actor === 'string' && rec.actor.startsWith(SCREEN_ACTOR_PREFIX) ? rec.actor.slice(SCREEN_ACTOR_PREFIX.length) : null;

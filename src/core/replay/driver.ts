@@ -119,6 +119,17 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
   const bookChecks: ReplayHandle['bookChecks'] = [];
   const requests = new Map<number, LogRecord>();
   const screenMisses: string[] = [];
+  // A trading call over the user socket settles when its recorded answer frame arrives, or its
+  // socket closes (src/core/tradingSocket.ts): like an HTTP answer, the host must then let the
+  // promise chain run before the next record. (One its timeout settled as the clock moved is
+  // seen at the next socket record.)
+  let settledSeen = core.socketApi.settled();
+  const socketSettled = (): boolean => {
+    const n = core.socketApi.settled();
+    const moved = n !== settledSeen;
+    settledSeen = n;
+    return moved;
+  };
   return {
     core,
     screenMisses,
@@ -186,8 +197,10 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
           }
           return settle;
         }
-        default:
-          return ports.deliver(rec);
+        default: {
+          const settle = ports.deliver(rec);
+          return socketSettled() || settle;
+        }
       }
     },
     state: () => core.state(),
