@@ -1,5 +1,5 @@
 import type { DepthSnapshot } from '../../src/protocol/market.ts';
-import { REFERRAL_WALLET, rebateOf } from '../../src/protocol/referral.ts';
+import { REFERRAL_RATE_BPS, REFERRAL_WALLET, rebateOf } from '../../src/protocol/referral.ts';
 import { TRADE_MSG } from '../../src/protocol/trading.ts';
 import { CONVERT_MSG } from '../../src/protocol/convert.ts';
 import type { CancelReason, PlaceOrderParsed } from '../../src/protocol/trading.ts';
@@ -105,6 +105,9 @@ export interface PostingEvent {
   inType?: LedgerType;
   /** The ledger ref when the SQL code sets one (`convert:<quoteId>`: both postings of a convert share it). */
   ref?: string;
+  /** The balances of `from` and `to` right after this posting (the ledger rows' `balance_after`; the last one of a balance in an outcome is its new value). */
+  fromAfter: bigint;
+  toAfter: bigint;
 }
 
 /** A referral rebate record (referral_rebates / referral_invitees rows; the credit itself is a posting). */
@@ -113,9 +116,25 @@ export interface RebateEvent {
   inviteeId: number;
   symbol: string;
   wallet: Wallet;
+  asset: string;
   notional: bigint;
   fee: bigint;
   rebate: bigint;
+  rateBps: number;
+  /** The index in the outcome's `postings` of the rebate's TRADE_COMMISSION posting (null when the rebate rounded down to 0: no posting). */
+  posting: number | null;
+}
+
+/** A periodic fee's last charged boundary as the command left it (trading_jobs rows). */
+export interface JobEvent {
+  name: 'funding' | 'overnight';
+  lastRun: number;
+}
+
+/** A lead trader listed or unlisted (copy_traders' status). */
+export interface TraderEvent {
+  userId: number;
+  active: boolean;
 }
 
 export type FillEvent = Omit<FillRow, 'id'>;
@@ -140,6 +159,9 @@ export type Outcome =
       follows: FollowRow[];
       copyPositions: CopyPositionRow[];
       copyOrders: CopyOrderRow[];
+      /** The periodic fees' boundaries the command set, and the traders it listed or unlisted. */
+      jobs: JobEvent[];
+      traders: TraderEvent[];
     }
   | { seq: number; t: number; ok: false; code: number; msg: string };
 
@@ -259,6 +281,8 @@ interface X {
   follows: Map<number, FollowRow>;
   copyPositions: Map<string, CopyPositionRow>;
   copyOrders: CopyOrderRow[];
+  jobs: JobEvent[];
+  traders: TraderEvent[];
   /** The executions of traders' orders, in order (the SQL engine's fill listeners' input), and how many were mirrored. */
   executed: ExecutedFill[];
   mirrored: number;
@@ -269,7 +293,7 @@ const newId = (x: X, prefix: 'O' | 'P' | 'Q' | 'C'): string => idOf(prefix, x.se
 function context(s: EngineState, seq: number, t: number): X {
   return {
     s, seq, t, n: 0, tx: new UndoLog(), view: marketView(s), postings: [], fills: [], rebates: [], orders: new Map(), positions: new Map(), quotes: new Map(),
-    follows: new Map(), copyPositions: new Map(), copyOrders: [], executed: [], mirrored: 0,
+    follows: new Map(), copyPositions: new Map(), copyOrders: [], jobs: [], traders: [], executed: [], mirrored: 0,
   };
 }
 
@@ -410,7 +434,7 @@ function post(x: X, type: LedgerType, from: AccountRef, to: AccountRef, amount: 
   if (!r.ok) return false;
   x.tx.set(x.s.balances, kf, r.balances.get(kf) ?? 0n);
   x.tx.set(x.s.balances, kt, r.balances.get(kt) ?? 0n);
-  x.tx.push(x.postings, { type, from, to, coin, amount, ...(tag.symbol ? { symbol: tag.symbol } : {}), ...(tag.inType ? { inType: tag.inType } : {}) });
+  x.tx.push(x.postings, { type, from, to, coin, amount, ...(tag.symbol ? { symbol: tag.symbol } : {}), ...(tag.inType ? { inType: tag.inType } : {}), fromAfter: r.after[0] ?? 0n, toAfter: r.after[1] ?? 0n });
   return true;
 }
 
@@ -431,7 +455,9 @@ function postLegs(x: X, type: LedgerType, legs: readonly { userId: number; walle
     const out = legs[i];
     const into = legs[i + 1];
     if (!out || !into || out.asset !== into.asset || out.amount !== -into.amount) throw new Error('postLegs: legs not in (paid, received) pairs');
-    x.tx.push(x.postings, { type: into.type ?? type, from: userAcct(out.userId, out.wallet), to: userAcct(into.userId, into.wallet), coin: into.asset, amount: into.amount, ref });
+    x.tx.push(x.postings, {
+      type: into.type ?? type, from: userAcct(out.userId, out.wallet), to: userAcct(into.userId, into.wallet), coin: into.asset, amount: into.amount, ref, fromAfter: r.after[i] ?? 0n, toAfter: r.after[i + 1] ?? 0n,
+    });
   }
   return true;
 }
@@ -450,11 +476,11 @@ function feePaid(x: X, userId: number, wallet: Wallet, fee: bigint, n: bigint, s
   if (fee < 0n || n < 0n) return;
   const inviterId = x.s.inviters.get(userId);
   if (inviterId === undefined) return;
-  const rebate = rebateOf(fee);
+  const rebate = rebateOf(fee, REFERRAL_RATE_BPS);
   if (rebate > 0n && !post(x, 'TRADE_COMMISSION', systemAcct(wallet), userAcct(inviterId, REFERRAL_WALLET), rebate, { symbol })) {
     throw new SettlementError(`TRADE_COMMISSION ${rebate} refused`);
   }
-  x.tx.push(x.rebates, { inviterId, inviteeId: userId, symbol, wallet, notional: n, fee, rebate });
+  x.tx.push(x.rebates, { inviterId, inviteeId: userId, symbol, wallet, asset: COIN, notional: n, fee, rebate, rateBps: Number(REFERRAL_RATE_BPS), posting: rebate > 0n ? x.postings.length - 1 : null });
 }
 
 function charge(x: X, type: LedgerType, userId: number, wallet: Wallet, amount: bigint, positionMargin: bigint, symbol: string): [bigint, bigint] {
@@ -1136,6 +1162,7 @@ function periodic(x: X): void {
       chargeAll(x, name === 'funding' ? 'perp' : 'std');
     }
     x.tx.set(x.s.jobs, name, last);
+    x.tx.push(x.jobs, { name, lastRun: last });
   }
   // Then the symbols with an open position are checked (in symbol order).
   const symbols = [...new Set([...x.s.positions.values()].map((p) => p.symbol))].sort();
@@ -1186,6 +1213,7 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
     case 'trader':
       if (cmd.active) x.tx.add(x.s.traders, cmd.userId);
       else x.tx.remove(x.s.traders, cmd.userId);
+      x.tx.push(x.traders, { userId: cmd.userId, active: cmd.active });
       return null;
     case 'quote':
       return quote(x, cmd.userId, cmd.body);
@@ -1229,6 +1257,6 @@ export function apply(s: EngineState, cmd: Command, seq: number, t: number): Out
     throw err;
   }
   return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates, quotes: [...x.quotes.values()],
-    follows: [...x.follows.values()], copyPositions: [...x.copyPositions.values()], copyOrders: x.copyOrders };
+    follows: [...x.follows.values()], copyPositions: [...x.copyPositions.values()], copyOrders: x.copyOrders, jobs: x.jobs, traders: x.traders };
 }
 

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync }
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apply } from './apply.ts';
-import type { Command } from './apply.ts';
+import type { Command, Outcome } from './apply.ts';
 import { scanJournalFile } from './journalFile.ts';
 import type { EngineState } from './state.ts';
 
@@ -128,13 +128,14 @@ export function latestSnapshot(dir: string, atMost = Number.MAX_SAFE_INTEGER, on
  * Returns the seq of the last record applied (`from` when none). A record missing in the range
  * (the journal begins after `from + 1`) is an error: the snapshot and the journal do not meet.
  */
-export function replayJournalFile(path: string, state: EngineState, from: number, to = Number.MAX_SAFE_INTEGER): number {
+export function replayJournalFile(path: string, state: EngineState, from: number, to = Number.MAX_SAFE_INTEGER, onOutcome?: (outcome: Outcome) => void): number {
   let at = from;
   scanJournalFile(path, {
     onRecord: (rec) => {
       if (rec.seq <= at || rec.seq > to) return;
       if (rec.seq !== at + 1) throw new Error(`${path}: record ${rec.seq} follows seq ${at}: the journal does not continue the snapshot`);
-      apply(state, rec.body as Command, rec.seq, rec.t);
+      const outcome = apply(state, rec.body as Command, rec.seq, rec.t);
+      onOutcome?.(outcome);
       at = rec.seq;
     },
   });
@@ -144,12 +145,26 @@ export function replayJournalFile(path: string, state: EngineState, from: number
 /**
  * Recovery: the latest valid snapshot at or before `to` (else `initial`, the state at seq 0) plus
  * the journal's records after it up to `to`. Returns the state and its seq.
+ *
+ * `outcomes` (the projector's catch-up at start, server/engine/projector.ts): the outcome of every
+ * record after `outcomes.after` is handed to `outcomes.on`, in seq order; the snapshot is then one
+ * at or before `outcomes.after`, so every such record is replayed.
  */
-export function recoverState(opts: { journal: string; snapshots?: string; initial: () => EngineState; to?: number; onSkipped?: (path: string, reason: string) => void }): { seq: number; state: EngineState; fromSnapshot: number } {
-  const snap = opts.snapshots ? latestSnapshot(opts.snapshots, opts.to, opts.onSkipped) : null;
+export function recoverState(opts: {
+  journal: string;
+  snapshots?: string;
+  initial: () => EngineState;
+  to?: number;
+  onSkipped?: (path: string, reason: string) => void;
+  outcomes?: { after: number; on: (outcome: Outcome) => void };
+}): { seq: number; state: EngineState; fromSnapshot: number } {
+  const atMost = Math.min(opts.to ?? Number.MAX_SAFE_INTEGER, opts.outcomes?.after ?? Number.MAX_SAFE_INTEGER);
+  const snap = opts.snapshots ? latestSnapshot(opts.snapshots, atMost, opts.onSkipped) : null;
   const state = snap ? snap.state : opts.initial();
   const from = snap ? snap.seq : 0;
-  const seq = existsSync(opts.journal) ? replayJournalFile(opts.journal, state, from, opts.to) : from;
+  const out = opts.outcomes;
+  const onOutcome = out ? (o: Outcome) => (o.seq > out.after ? out.on(o) : undefined) : undefined;
+  const seq = existsSync(opts.journal) ? replayJournalFile(opts.journal, state, from, opts.to, onOutcome) : from;
   return { seq, state, fromSnapshot: from };
 }
 

@@ -46,6 +46,11 @@ export interface SequencerOptions {
   recover: (seq: number) => Promise<EngineState> | EngineState;
   /** Told when a recovery itself failed (the sequencer keeps refusing and tries again on the next command). */
   onError?: (err: unknown) => void;
+  /**
+   * Told of each command's outcome once its record is durable, in seq order, before its caller is
+   * answered (refusals too): the projector (server/engine/projector.ts) follows it.
+   */
+  onDurable?: (outcome: Outcome) => void;
 }
 
 type Mode = 'open' | 'recovering' | 'probing';
@@ -107,6 +112,12 @@ export class Sequencer {
         }
         if (outcome.ok) this.stats.accepted += 1;
         else this.stats.refused += 1;
+        try {
+          this.opts.onDurable?.(outcome);
+        } catch (err) {
+          // The command is durable and its answer stands: a follower's failure is its own (reported).
+          this.opts.onError?.(err);
+        }
         return outcome;
       },
       (err: unknown) => {
