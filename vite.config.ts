@@ -19,7 +19,7 @@ const POSTGRES_TESTS = [
     .concat(['orderRateLimit', 'journalPg', 'wsOrders'])
     .map((f) => `tests/server/${f}.test.ts`),
   // repositories, migrations and the ledger on a database of their own (tests/server/testDb.ts)
-  ...['compiledShape', 'copy', 'engineGroupCommit', 'ledger', 'ledgerConcurrency', 'ledgerPost', 'money', 'paged', 'referral'].map((f) => `tests/server/${f}.prop.test.ts`),
+  ...['compiledShape', 'copy', 'engineGroupCommit', 'engineProjector', 'ledger', 'ledgerConcurrency', 'ledgerPost', 'money', 'paged', 'referral'].map((f) => `tests/server/${f}.prop.test.ts`),
   'tests/server/migrations.test.ts',
   // the cluster of real processes (engine + gateways on Redis) on one PostgreSQL database
   'tests/server/cluster.test.ts',

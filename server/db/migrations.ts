@@ -664,6 +664,22 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.dropTable('withdraw_addresses').ifExists().execute();
       },
     },
+    // Issue 28 (the projector, server/engine/projector.ts): the engine journal's sequence number up
+    // to which the tables hold the engine's outcomes, written in the same transaction as the rows of
+    // each batch, so a batch is applied once however often it is retried. One row per projector.
+    '0043_engine_projection': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('engine_projection')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('seq', 'bigint', (c) => c.notNull())
+          .addColumn('t', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('engine_projection').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -492,6 +492,13 @@ export interface CopyJobsTable {
   last_run: number;
 }
 
+/** The projector's high-water mark (issue 28): the last journal seq whose outcome the tables hold, and that command's time. */
+export interface EngineProjectionTable {
+  name: string;
+  seq: number;
+  t: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -528,6 +535,7 @@ export interface Database {
   copy_orders: CopyOrdersTable;
   copy_applications: CopyApplicationsTable;
   copy_jobs: CopyJobsTable;
+  engine_projection: EngineProjectionTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

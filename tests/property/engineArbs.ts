@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { apply } from '../../server/engine/apply.ts';
 import type { Command } from '../../server/engine/apply.ts';
 import { emptyState } from '../../server/engine/state.ts';
-import type { EngineState } from '../../server/engine/state.ts';
+import type { EngineState, MarketQuote } from '../../server/engine/state.ts';
 import { balanceKey, SYSTEM_ACCOUNT_ID } from '../../server/db/ledgerRule.ts';
 import { INSTRUMENTS } from '../../server/market/instruments.ts';
 import type { PlaceOrderParsed } from '../../src/protocol/trading.ts';
@@ -28,14 +28,24 @@ export function seededEngineState(): EngineState {
   s.inviters.set(102, 101);
   // 101 is a lead trader: their fills are mirrored into the follows of 102 and 103 (one each to start with).
   s.traders.add(101);
-  for (const [n, u, mode] of [[-2, 102, 'ratio'], [-1, 103, 'fixed']] as const) {
-    const out = apply(s, { type: 'follow', userId: u, body: { traderId: 101, amount: '800', from: 'perp', mode, ratio: mode === 'ratio' ? '1' : null, fixedAmount: mode === 'fixed' ? '150' : null, maxPerOrder: null, stopLoss: null } }, n, Date.UTC(2026, 0, 1));
+  for (const [i, cmd] of SEED_FOLLOWS.entries()) {
+    const out = apply(s, cmd, i - SEED_FOLLOWS.length, Date.UTC(2026, 0, 1));
     if (!out.ok) throw new Error(out.msg);
   }
-  s.market.set('BTCUSDT', { last: 60_000, mark: 60_000, book: { bids: [[60_000, 1000]], asks: [[60_000, 1000]] } });
-  s.market.set('ETHUSDT', { last: 3_000, mark: 3_000, book: { bids: [[3_000, 1000]], asks: [[3_000, 1000]] } });
+  for (const [symbol, q] of SEED_MARKET) s.market.set(symbol, structuredClone(q));
   return s;
 }
+
+/** The seeded follows of the lead trader 101: 102 by ratio, 103 by a fixed amount (800 USDT from perp each). */
+export const SEED_FOLLOWS: Command[] = ([[102, 'ratio'], [103, 'fixed']] as const).map(([u, mode]) => ({
+  type: 'follow', userId: u, body: { traderId: 101, amount: '800', from: 'perp', mode, ratio: mode === 'ratio' ? '1' : null, fixedAmount: mode === 'fixed' ? '150' : null, maxPerOrder: null, stopLoss: null },
+}));
+
+/** The seeded prices: one level of 1 000 at the last price each side. */
+export const SEED_MARKET = new Map<string, MarketQuote>([
+  ['BTCUSDT', { last: 60_000, mark: 60_000, book: { bids: [[60_000, 1000]], asks: [[60_000, 1000]] } }],
+  ['ETHUSDT', { last: 3_000, mark: 3_000, book: { bids: [[3_000, 1000]], asks: [[3_000, 1000]] } }],
+]);
 
 const symbolArb = fc.constantFrom('BTCUSDT', 'ETHUSDT');
 const tick = (symbol: string, price: number) => (symbol === 'BTCUSDT' ? Math.round(price * 10) / 10 : Math.round(price * 100) / 100);

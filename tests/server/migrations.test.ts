@@ -9,7 +9,7 @@ import { openTestDb, TEST_DIALECT } from './testDb.ts';
 describe('migrations', () => {
   it('run on SQLite, are idempotent, and create the system account', async () => {
     const db = openDb({ filename: ':memory:' });
-    expect(await migrateToLatest(db)).toEqual(['0001_users_and_auth', '0002_balances_and_ledger', '0003_totp_replay_guard', '0004_futures_trading', '0005_kyc_compensation_vouchers', '0006_wallet_money', '0007_order_options', '0008_help_and_notify', '0009_referral', '0010_copy_trading', '0040_pg_sequences', '0041_notifications', '0042_withdraw_address_book']);
+    expect(await migrateToLatest(db)).toEqual(['0001_users_and_auth', '0002_balances_and_ledger', '0003_totp_replay_guard', '0004_futures_trading', '0005_kyc_compensation_vouchers', '0006_wallet_money', '0007_order_options', '0008_help_and_notify', '0009_referral', '0010_copy_trading', '0040_pg_sequences', '0041_notifications', '0042_withdraw_address_book', '0043_engine_projection']);
     expect(await migrateToLatest(db)).toEqual([]);
     const system = await db.selectFrom('users').select(['id', 'role']).where('id', '=', 1).executeTakeFirst();
     expect(system).toEqual({ id: 1, role: 'system' });
