@@ -1,8 +1,12 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apply } from '../../server/engine/apply.ts';
 import type { Command, FillEvent, Outcome, PostingEvent } from '../../server/engine/apply.ts';
 import { loadState } from '../../server/engine/load.ts';
+import { checkProjection, projectBatch, projectionMark } from '../../server/engine/projector.ts';
 import { copyState, emptyState, positionKey, stateHash } from '../../server/engine/state.ts';
 import type { EngineState } from '../../server/engine/state.ts';
 import type { Db } from '../../server/db/connection.ts';
@@ -499,6 +503,41 @@ async function compareHistory(r: Run): Promise<void> {
   for (const total of perAsset.values()) expect(total).toBe(0n);
 }
 
+/**
+ * The memory engine's outcomes projected (in batches of 7 commands) into a database seeded like the
+ * SQL engine's: every table the SQL engine wrote, the same rows (ids aside), each ledger row with
+ * the same balance after and pair; every balance = its ledger sum.
+ */
+async function compareProjection(r: Run, pdb: Db, ledgerFrom: number): Promise<void> {
+  for (let i = 0; i < r.outcomes.length; i += 7) await projectBatch(pdb, r.outcomes.slice(i, i + 7));
+  expect((await projectionMark(pdb)).seq).toBe(r.seq);
+  expect(sorted(await sqlBalances(pdb)), 'projected balances').toEqual(sorted(await sqlBalances(r.db)));
+  const rows = async (d: Db) => {
+    const orders = (await d.selectFrom('trade_orders').selectAll().execute()).map(normRow).sort();
+    const positions = (await d.selectFrom('trade_positions').selectAll().execute()).map((p) => `${posView(p)}|${p.status}|${p.closed_at}`).sort();
+    const fills = (await d.selectFrom('trade_fills').selectAll().execute()).map((f) => normFill(f)).sort();
+    const from = d === pdb ? ledgerFrom : r.ledgerFrom;
+    const ledger = (await d.selectFrom('ledger_entries as e').leftJoin('ledger_refs as f', 'f.ref', 'e.ref').select(['e.id', 'e.user_id', 'e.wallet', 'e.asset', 'e.type', 'e.amount', 'e.balance_after', 'e.created_at', 'f.symbol']).where('e.id', '>', from).execute())
+      .map((e) => JSON.stringify([e.user_id, e.wallet, e.asset, e.type, e.amount, e.balance_after, e.created_at, e.symbol ?? '']))
+      .sort();
+    const rebates = (await d.selectFrom('referral_rebates').selectAll().execute())
+      .map((x) => JSON.stringify([x.inviter_id, x.invitee_id, x.symbol, x.wallet, x.asset, x.notional, x.fee, x.rebate, x.rate_bps, x.ledger_ref !== '', x.created_at]))
+      .sort();
+    const invitees = (await d.selectFrom('referral_invitees').selectAll().execute()).map((x) => JSON.stringify(x)).sort();
+    const quotes = (await d.selectFrom('convert_quotes').selectAll().execute()).map((q) => JSON.stringify([q.user_id, q.from_coin, q.to_coin, q.account, q.rate, q.from_amount, q.to_amount, q.created_at, q.expires_at, q.filled_at])).sort();
+    const follows = (await d.selectFrom('copy_follows').selectAll().execute()).map((f) => JSON.stringify({ ...f, id: 0 })).sort();
+    const copyPositions = (await d.selectFrom('copy_positions').selectAll().execute()).map((p) => JSON.stringify({ ...p, id: 0, follow_id: 0 })).sort();
+    const copyOrders = (await d.selectFrom('copy_orders').selectAll().execute())
+      .map((o) => JSON.stringify([o.user_id, o.trader_id, o.position_id !== null, o.leader_order_id !== null, o.symbol, o.side, o.action, o.qty, o.price, o.fee, o.realized_pnl, o.status, o.reason, o.created_at]))
+      .sort();
+    const jobs = (await d.selectFrom('trading_jobs').selectAll().execute()).map((j) => JSON.stringify(j)).sort();
+    return { orders, positions, fills, ledger, rebates, invitees, quotes, follows, copyPositions, copyOrders, jobs };
+  };
+  const [mine, theirs] = [await rows(pdb), await rows(r.db)];
+  for (const k of Object.keys(theirs) as (keyof typeof theirs)[]) expect(mine[k], `projected ${k}`).toEqual(theirs[k]);
+  expect(await checkProjection(pdb, { seq: r.seq, balances: r.mem.balances })).toEqual({ ok: true, seq: r.seq, problems: [] });
+}
+
 function replayHash(seed: EngineState, commands: Run['commands']): string {
   const s = copyState(seed);
   for (const c of commands) apply(s, c.cmd, c.seq, c.t);
@@ -509,9 +548,19 @@ function replayHash(seed: EngineState, commands: Run['commands']): string {
 
 const seen = { funding: 0, overnight: 0, tpsl: 0, maker: 0, fills: 0, liquidations: 0, refusals: 0, triggers: 0, rebates: 0, canceledByCheck: 0, converts: 0, copied: 0, copySkipped: 0, copyLiquidated: 0, followEnded: 0, stopped: 0 };
 
+let projDir = '';
+beforeAll(() => {
+  projDir = mkdtempSync(join(tmpdir(), 'rf-engine-projection-'));
+});
+afterAll(() => rmSync(projDir, { recursive: true, force: true }));
+let projRuns = 0;
+
 async function runOnce(gens: Gen[]): Promise<void> {
   const testDb = await openTestDb();
   const db = testDb.db;
+  const projPath = join(projDir, `p${(projRuns += 1)}`);
+  mkdirSync(projPath);
+  const proj = await openTestDb(projPath);
   const clock = new ManualClock(T0);
   const source = new ControlledMarketSource(INFOS, T0);
   const engine = new TradingEngine({ db, clock, source, onError: (e) => { throw e; } });
@@ -534,6 +583,11 @@ async function runOnce(gens: Gen[]): Promise<void> {
     engine.onFills(copy.onFills);
     const maxLedger = await db.selectFrom('ledger_entries').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
     const r: Run = { db, engine, source, clock, users, mem: copyState(seed), seed, commands: [], outcomes: [], cids: new Map(), seq: 0, ledgerFrom: Number(maxLedger?.m ?? 0), quotes: [], copy, follows: [] };
+    // The projector's database: the same accounts, created the same way (so the same ids and starting ledger).
+    for (const [i, name] of ['a', 'b', 'c', 'd'].entries()) await createAccount(proj.db, { email: `${name}@example.com`, passwordHash: '!', invitedBy: i === 1 ? a : null, now: T0 });
+    await proj.db.insertInto('copy_traders').values({ user_id: a, nickname: 'Lead a', bio: '', simulated: 0, status: 'active', created_at: T0 }).execute();
+    for (const j of await db.selectFrom('trading_jobs').selectAll().execute()) await proj.db.insertInto('trading_jobs').values(j).execute();
+    const projLedgerFrom = Number((await proj.db.selectFrom('ledger_entries').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
     await compareState(r, 'seed');
     for (const [i, g] of gens.entries()) {
       const answers = await step(r, g);
@@ -544,6 +598,8 @@ async function runOnce(gens: Gen[]): Promise<void> {
       await compareState(r, where);
     }
     await compareHistory(r);
+    // The projector (server/engine/projector.ts) writes the memory engine's outcomes into tables equal to the SQL engine's.
+    await compareProjection(r, proj.db, projLedgerFrom);
     // A first state loaded from the tables the SQL engine wrote (server/engine/load.ts) is the live state, ids aside.
     const loaded = await loadState(db, SYMBOLS.map((sym) => ruleOf(sym)), r.mem.market);
     await compareState({ ...r, mem: loaded }, 'loaded from the tables');
@@ -584,6 +640,7 @@ async function runOnce(gens: Gen[]): Promise<void> {
   } finally {
     await engine.stop();
     await testDb.close();
+    await proj.close();
   }
 }
 
