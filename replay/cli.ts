@@ -90,7 +90,11 @@ async function main(): Promise<number> {
   for (const c of result.bookChecks.filter((b) => !b.ok)) console.log(`BOOK CHECK FAILED @seq ${c.seq}: ${c.message}`);
   if (result.bookChecks.length > 0) console.log(`book checks: ${result.bookChecks.filter((b) => b.ok).length}/${result.bookChecks.length} match`);
   for (const d of result.divergences) console.log(`DIVERGENCE @seq ${d.seq ?? '-'} (${d.what}): ${d.message}${d.expected !== undefined ? `\n    expected ${JSON.stringify(d.expected)}\n    actual   ${JSON.stringify(d.actual)}` : ''}`);
-  if (result.unissued > 0) console.log(`note: ${result.unissued} recorded requests were made by screens (not replayed headless)`);
+  const reads = result.unissued - result.unissuedWrites - result.unissuedStorage;
+  if (reads > 0) console.log(`note: ${reads} recorded reads (GET) belong to the screens' views (lists, charts, help pages): no view runs headless; their answers reach the core's account streams`);
+  if (result.unissuedStorage > 0) console.log(`note: ${result.unissuedStorage} recorded storage writes were a screen's own preferences (not made headless)`);
+  if (result.unissuedWrites > 0) console.log(`note: ${result.unissuedWrites} recorded writes were made by screens (not replayed headless)`);
+  for (const m of result.screenMisses) console.log(`note: screen intent not replayed: ${m}`);
   if (result.bundleHash) {
     const same = result.bundleHash === result.final.actorsHash;
     console.log(`bundle checkpoint: ${same ? 'the replay reaches the exported state' : 'the replay ends elsewhere than the exported state'} (exported ${result.bundleHash}, replayed ${result.final.actorsHash})${log.header.firstSeq > 1 ? '; the ring starts mid-session, so earlier state is unknown' : ''}`);

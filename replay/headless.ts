@@ -63,6 +63,11 @@ export function summarise(cp: Checkpoint): string[] {
   if (tickers.length > 0) lines.push(`  tickers: ${tickers.length} symbols`);
   const bal = s.streams.balances as Record<string, { available?: string }>;
   for (const [k, v] of Object.entries(bal)) lines.push(`  balance ${k}: available ${String(v.available)}`);
+  for (const [key, f] of Object.entries(s.screens ?? {})) {
+    const c = f.context as { error?: unknown; failure?: unknown; submitError?: unknown } | null;
+    const problem = c?.failure ?? c?.error ?? c?.submitError ?? null;
+    lines.push(`  screen ${key}: ${JSON.stringify(f.value)}${problem ? ` (${JSON.stringify(problem)})` : ''}`);
+  }
   for (const v of cp.violations) lines.push(`  VIOLATION: ${v}`);
   return lines;
 }

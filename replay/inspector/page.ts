@@ -23,7 +23,7 @@ interface Timeline {
 interface StateAnswer {
   seq: number;
   record: Record<string, unknown> | null;
-  machines: { session: unknown; market: unknown; user: unknown; books: Record<string, { status: unknown; sync: unknown }> } | null;
+  machines: { session: unknown; market: unknown; user: unknown; books: Record<string, { status: unknown; sync: unknown }>; screens?: Record<string, unknown> } | null;
   changes: { path: string; before: unknown; after: unknown }[];
   state: Record<string, unknown> | null;
   violations: string[];
@@ -209,6 +209,7 @@ async function loadState(seq: number): Promise<void> {
     add('market socket', s.machines.market);
     add('user socket', s.machines.user);
     for (const [sym, b] of Object.entries(s.machines.books)) add(`book ${sym}`, `${show(b.status)} / resync ${show(b.sync)}`);
+    for (const [key, value] of Object.entries(s.machines.screens ?? {})) add(`screen ${key}`, value);
   }
   for (const v of s.violations) add('VIOLATION', v);
   add('rebuilt', `${s.replayed} records past a snapshot in ${s.ms} ms`);

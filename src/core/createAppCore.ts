@@ -15,7 +15,7 @@ import { createRecordingPorts } from '../ports/recording.ts';
 import type { Http } from '../ports/types.ts';
 import { createMarketStreams, type MarketReducers, type MarketStreams } from './marketStreams.ts';
 import { createUserStreams, type UserStreams } from './userStreams.ts';
-import { createScreenMachines, type ScreenMachines } from './screenMachines.ts';
+import { createScreenMachines, type ScreenMachines, type ScreenSnapshot } from './screenMachines.ts';
 import { createUiTimers, type UiTimers } from './timers.ts';
 import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts';
@@ -65,7 +65,7 @@ export interface AppCore {
   view: ViewStateStore;
   /** Page hidden / visible / online, reported by src/main.tsx: restarts stale sockets (src/core/pageWake.ts). */
   wake: PageWake;
-  /** What replay hashes: every core actor's persisted snapshot and every stream's frame state. */
+  /** What replay hashes: every core actor's persisted snapshot, every stream's frame state and the engaged screen flows. */
   state(): CoreState;
   /** Invariant violations visible in the streams now. */
   violations(): string[];
@@ -81,6 +81,12 @@ export interface CoreState {
   streams: Record<string, unknown>;
   /** The view state, only once something was set (so logs without view intents hash as before). */
   view?: ViewValues;
+  /**
+   * The screen flows an intent reached (order ticket, KYC form, convert quote, …) by key, while their
+   * actor lives: its state value and the context that is the flow's (src/core/screenMachines.ts).
+   * Absent when none is engaged, so logs without screen intents hash as before.
+   */
+  screens?: Record<string, ScreenSnapshot>;
 }
 
 export interface AppCoreOptions {
@@ -311,7 +317,15 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       // its server truth only (no load status, no read time), which the headless replay rebuilds too.
       const held = streams.notifications.current();
       const extra = held === null ? {} : { notifications: { unread: held.unread, total: held.total, items: held.items.map((n) => [n.id, n.readAt !== null]) } };
-      return { session: persisted(sessionActor), market: persisted(market), user: persisted(user), streams: { ...m, ...u, rejected, ...extra }, ...(Object.keys(views).length > 0 ? { view: views } : {}) };
+      const flows = machines.state();
+      return {
+        session: persisted(sessionActor),
+        market: persisted(market),
+        user: persisted(user),
+        streams: { ...m, ...u, rejected, ...extra },
+        ...(Object.keys(views).length > 0 ? { view: views } : {}),
+        ...(Object.keys(flows).length > 0 ? { screens: flows } : {}),
+      };
     },
     violations: () => [...streams.market.violations(), ...streams.user.violations()],
     stop() {

@@ -7,7 +7,10 @@
  * - Browser replay: the mounted screen registers its actor under its name; the replay driver sends
  *   each recorded screen intent to it, so the screen does what the user did and its requests are
  *   answered from the recording (support sees the dialog, the form, the result).
- * - Headless replay has no screens: screen intents are skipped there (its state is the core's).
+ * - Headless replay has no screens: the core builds the flow's actor from its table for the first
+ *   recorded intent (src/core/screenMachines.ts `createFor`), registers it here under the same name
+ *   and stops it when the replayed user leaves the screen's path; the intents and their requests
+ *   are the same as under the screen.
  *
  * Events a screen derives from data (socket frames, contract rules, URL parameters) are sent with
  * `derived: true`: they are not intents, since the replayed screen derives them again.

@@ -3,6 +3,7 @@ import { decimalsOf } from '../format/number.ts';
 import { formatScaled, parseScaled, SCALE } from '../protocol/decimal.ts';
 import { previewNetting, toUnits, type NetPreview, type NetSide } from '../protocol/netting.ts';
 import type { TimeInForce, TriggerBy } from '../protocol/trading.ts';
+import type { SymbolInfo } from '../protocol/market.ts';
 
 /**
  * The life of one order ticket on the trade screen (issue 4, SPEC §5 and §9):
@@ -57,6 +58,19 @@ export interface OrderRules {
   pricePrecision?: number;
   qtyPrecision?: number;
 }
+
+/** An instrument's ticket rules (the trade screen's, and the headless replay's ticket built from the recorded instrument list). */
+export const orderRulesOf = (i: SymbolInfo): OrderRules => ({
+  minOrderQuantity: i.minOrderQuantity,
+  maxOrderQuantity: i.maxOrderQuantity,
+  qtyStep: i.qtyStep,
+  minLever: i.minLever,
+  maxLever: i.maxLever,
+  openingFeeRatio: i.openingFeeRatio,
+  tickSize: i.tickSize,
+  pricePrecision: i.pricePrecision,
+  qtyPrecision: i.qtyPrecision,
+});
 
 /** What the user typed. Prices and quantities stay strings (exact decimals) all the way to the request. */
 export interface OrderDraft {

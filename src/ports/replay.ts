@@ -1,6 +1,7 @@
 import type { LogRecord } from './eventLog.ts';
 import { VirtualClock } from './virtualClock.ts';
 import { stableStringify } from './stateHash.ts';
+import { placeholdersOfStandIns } from './standIns.ts';
 import type { HttpOutcome, HttpRequest, Ports, SocketHandlers } from './types.ts';
 import { parseSocketRequest, socketResponseIdOf, withResponseId } from '../protocol/socketApi.ts';
 
@@ -185,7 +186,8 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       const key = `${req.method} ${req.path}`;
       const q = queues.get(key) ?? [];
       let at = cursor.get(key) ?? 0;
-      const actual = requestView(req);
+      // A secret a replayed form typed is its stand-in: compared as the placeholder the recording holds.
+      const actual = placeholdersOfStandIns(requestView(req));
       // A GET is a read: when a screen's refetches were merged into one render here but not in
       // the recording (or the other way round), skip recorded duplicates up to the first read
       // with exactly this query. Writes keep strict order.

@@ -67,7 +67,7 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
   const h: ReplayHandle = createReplayHandle(log, location, {
     skipIntent: (_actor: IntentActor, event) => SCREEN_OWNED.has(event.type),
     onRoute: (path) => navigate?.(path),
-    screenIntents: true,
+    screens: 'mounted',
   });
   let next = 0;
   const flush = () => host.wait(0);

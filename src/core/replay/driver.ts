@@ -6,13 +6,16 @@ import { createReplayPorts, type Divergence, type ReplayPortsController } from '
 import type { ParsedLog } from './parse.ts';
 import { INTENT_ACTORS, type IntentActor } from './record.ts';
 import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
+import type { IntentEvent, ReplayScene } from '../screenMachines.ts';
+import { standInSecrets } from '../../ports/standIns.ts';
 import { isWellFormedIntent } from './intents.ts';
 import { isViewValue, VIEW_ACTOR, VIEW_SET } from '../viewState.ts';
 
 /**
  * The replay driver (DESIGN §4): for each record in order, advance the VirtualClock to the
  * record's `t` (firing due timers: pings, reconnects), then deliver it: transport records to the
- * replay ports, `ui.intent` to its actor, `ui.route` to the location. Everything runs through the
+ * replay ports, `ui.intent` to its actor (a screen flow's actor built from the core's table when
+ * no screen holds one), `ui.route` to the location. Everything runs through the
  * app's own core (createAppCore): its machines, its streams and their reducers, the book's resync
  * machine; the state hash is `core.state()`, the very state the screens read.
  *
@@ -61,8 +64,18 @@ export interface ReplayResult {
   hashes: { seq: number; kind: string; hash: string }[];
   final: Checkpoint;
   divergences: Divergence[];
-  /** Recorded requests the replayed app never made (screens' own calls in headless replay). */
+  /**
+   * Recorded requests (and storage writes) the replayed app never made: in headless replay the
+   * screens' view reads (lists, charts, help pages), whose answers still reach the core's account
+   * streams. The screen flows' own requests are made by their machines, headless too.
+   */
   unissued: number;
+  /** Of {@link unissued}, the requests that write (anything but a GET): a flow the replay did not drive. */
+  unissuedWrites: number;
+  /** Of {@link unissued}, the storage writes (a screen's own preference, such as the last trade pair). */
+  unissuedStorage: number;
+  /** Recorded screen intents no actor took (headless: the table could not build one; see ReplayHandle.screenMisses). */
+  screenMisses: string[];
   /** `env` records seen (bundle metadata first). */
   env: Record<string, unknown>[];
   /** Results of `expect.book` records (market fixtures' published top of book). */
@@ -85,8 +98,14 @@ export interface ReplayHandle {
   /** `env` records met so far (bundle metadata first). */
   env: Record<string, unknown>[];
   bookChecks: { seq: number; ok: boolean; message: string }[];
-  /** Screen intents the browser replay could not deliver (their screen was not mounted). */
+  /** Screen intents no actor took (browser: their screen was not mounted; headless: the table could not build it). */
   screenMisses: string[];
+  /**
+   * Headless: builds the actor a recorded `screen:<name>` intent goes to when none lives (from the
+   * core's table, src/core/screenMachines.ts). True when one was built: let its start-up requests
+   * settle (one flush) before {@link deliver} sends it the intent.
+   */
+  prepare(rec: LogRecord): boolean;
   /**
    * Delivers one record (see {@link replayLog}); true when the host must let promises settle
    * before the next record. The clock must already be at the record's time.
@@ -102,10 +121,12 @@ export interface HandleHooks {
   /** Called on `ui.route` (the browser replay navigates the router). */
   onRoute?: (path: string) => void;
   /**
-   * Deliver `screen:<name>` intents to the mounted screens' actors (browser replay). Off headless:
-   * there are no screens, and the replayed state is the core's.
+   * Where `screen:<name>` intents go. 'mounted' (browser replay): to the actor the mounted screen
+   * holds. 'build' (headless, the default): to the live actor of that name, which the core builds
+   * from its table when none lives ({@link ReplayHandle.prepare}) and stops when the replayed user
+   * leaves the screen's path (the next `ui.route` to another path), as the unmounted screen would.
    */
-  screenIntents?: boolean;
+  screens?: 'mounted' | 'build';
   /** Extra core options (tests inject a `defer`, or `marketReducers`). */
   core?: Partial<AppCoreOptions>;
 }
@@ -130,25 +151,35 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
     settledSeen = n;
     return moved;
   };
+  const build = (hooks.screens ?? 'build') === 'build';
+  // The latest recorded 200 answer per `METHOD path`: what a screen read before the user acted (the ticket's instrument rules).
+  const answers = new Map<string, unknown>();
+  const scene: ReplayScene = { get path() { return location.path; }, answer: (method, path) => answers.get(`${method} ${path}`) };
+  const pathname = (p: string) => p.split(/[?#]/)[0] ?? p;
   return {
     core,
     screenMisses,
     ports,
     env,
     bookChecks,
+    prepare(rec) {
+      const intent = screenIntentOf(rec);
+      if (!build || !intent) return false;
+      ports.setCurrentSeq(rec.seq);
+      return core.machines.createFor(intent.name, intent.event, scene);
+    },
     deliver(rec) {
       switch (rec.kind) {
         case 'ui.intent': {
           if (typeof rec.actor === 'string' && rec.actor.startsWith(SCREEN_ACTOR_PREFIX)) {
-            const ev = rec.event as { type?: unknown } | null | undefined;
-            if (!hooks.screenIntents || typeof ev !== 'object' || ev === null || typeof ev.type !== 'string') return false;
-            const target = core.screens.get(rec.actor.slice(SCREEN_ACTOR_PREFIX.length));
-            if (!target) {
-              screenMisses.push(`@${rec.seq} ${rec.actor} is not on screen for ${ev.type}`);
+            const intent = screenIntentOf(rec);
+            if (!intent) return false;
+            ports.setCurrentSeq(rec.seq);
+            // A secret the user typed is a placeholder in the log: the replayed form gets its stand-in (src/ports/standIns.ts).
+            if (!core.machines.intent(intent.name, standInSecrets(intent.event))) {
+              screenMisses.push(build ? `@${rec.seq} ${rec.actor} has no actor for ${intent.event.type} (the core's table could not build one at ${location.path})` : `@${rec.seq} ${rec.actor} is not on screen for ${intent.event.type}`);
               return false;
             }
-            ports.setCurrentSeq(rec.seq);
-            target.send(ev as { type: string });
             return true;
           }
           if (rec.actor === VIEW_ACTOR) {
@@ -168,6 +199,7 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
         }
         case 'ui.route':
           if (typeof rec.path === 'string') {
+            if (build && pathname(rec.path) !== pathname(location.path)) core.machines.releaseCreated();
             location.path = rec.path;
             hooks.onRoute?.(rec.path);
           }
@@ -191,6 +223,7 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
           // A request the replayed app did not make (a screen's, headless): its answer still
           // reaches the account streams, as it did on the user's screen. An issued one already
           // went through the core's Http tap.
+          if (req && envl && envl.code === 200) answers.set(`${String(req.method)} ${String(req.path)}`, envl.data);
           if (req && envl && envl.code === 200 && !ports.isIssued(req)) {
             core.streams.user.observeAnswer(String(req.method), String(req.path), envl.data);
             core.streams.notifications.observeAnswer(String(req.method), String(req.path), envl.data, req.body);
@@ -239,6 +272,7 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
     if (options.until !== undefined && rec.seq > options.until) break;
     const target = log.header.startedAt + rec.t;
     if (target > ports.clock.now()) ports.clock.set(target);
+    if (h.prepare(rec)) await flush();
     const settle = h.deliver(rec);
     if (settle) await flush();
     delivered += 1;
@@ -252,6 +286,8 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
   const final = checkpoint(lastSeq, lastT);
   if (checkpoints[checkpoints.length - 1]?.seq !== lastSeq) checkpoints.push(final);
   const bundleCp = log.meta.find((m) => m.kind === 'checkpoint');
+  // A request a screen made before its flow's actor was built headless (the KYC form's status read) was made by it later.
+  const left = ports.unissued.filter((r) => r.kind !== 'http.request' || !ports.isIssued(r));
   core.stop();
   return {
     delivered,
@@ -260,11 +296,22 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
     hashes,
     final,
     divergences: ports.divergences,
-    unissued: ports.unissued.length,
+    unissued: left.length,
+    unissuedWrites: left.filter((r) => r.kind === 'http.request' && r.method !== 'GET').length,
+    unissuedStorage: left.filter((r) => r.kind !== 'http.request').length,
+    screenMisses: h.screenMisses,
     env: h.env,
     bookChecks: h.bookChecks,
     bundleHash: bundleCp && typeof bundleCp.hash === 'string' ? bundleCp.hash : null,
   };
+}
+
+/** A recorded `screen:<name>` intent with a well-formed event, or null. */
+function screenIntentOf(rec: LogRecord): { name: string; event: IntentEvent } | null {
+  if (rec.kind !== 'ui.intent' || typeof rec.actor !== 'string' || !rec.actor.startsWith(SCREEN_ACTOR_PREFIX)) return null;
+  const ev = rec.event as { type?: unknown } | null | undefined;
+  if (typeof ev !== 'object' || ev === null || Array.isArray(ev) || typeof ev.type !== 'string') return null;
+  return { name: rec.actor.slice(SCREEN_ACTOR_PREFIX.length), event: ev as IntentEvent };
 }
 
 /** Hashes the handle's state now and lists the invariant violations. */

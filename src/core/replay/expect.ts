@@ -5,14 +5,19 @@ import type { ReplayResult, ReplayState } from './driver.ts';
  * QA expectations of a fixture (`<name>.expect.json` next to `<name>.jsonl`, docs/REPLAY.md):
  * `select` is a dotted path into the replayed state after record `atSeq`
  * (`session.value`, `user.context.connected`, `streams.books.BTCUSDT.status`); `equals` is
- * compared by stable serialisation (key order never matters). `hash` pins the final state hash:
+ * compared by stable serialisation (key order never matters), or `absent: true` when nothing may be
+ * there; the screen flows are under `screens.<key>` (`screens.kyc.value`,
+ * `screens.order:perp:BTCUSDT.context.failure.msg`). `hash` pins the final state hash:
  * equal logs give equal hashes, so a changed hash means the machines or reducers changed
  * behaviour on this recording (re-record or re-bless on purpose, see the docs).
  */
 export interface Expectation {
   atSeq: number;
   select: string;
-  equals: unknown;
+  /** The value there (compared by stable serialisation); omitted with `absent`. */
+  equals?: unknown;
+  /** Nothing is there (JSON has no `undefined`): a screen flow whose screen the user left, a stream never fed. */
+  absent?: true;
   /** Why this matters, shown when it fails. */
   note?: string;
 }
@@ -56,8 +61,10 @@ export function checkExpectations(result: ReplayResult, expect: FixtureExpect): 
       continue;
     }
     const actual = select(state, e.select);
-    if (stableStringify(actual) !== stableStringify(e.equals)) {
-      out.push({ expectation: e, actual, message: `@seq ${e.atSeq} ${e.select}: expected ${JSON.stringify(e.equals)}, got ${JSON.stringify(actual)}${e.note ? ` (${e.note})` : ''}` });
+    const ok = e.absent ? actual === undefined : stableStringify(actual) === stableStringify(e.equals);
+    if (!ok) {
+      const wanted = e.absent ? 'nothing' : JSON.stringify(e.equals);
+      out.push({ expectation: e, actual, message: `@seq ${e.atSeq} ${e.select}: expected ${wanted}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}${e.note ? ` (${e.note})` : ''}` });
     }
   }
   return out;

@@ -1,6 +1,8 @@
 import type { LogRecord } from '../../ports/eventLog.ts';
 import { replayLog, type ReplayOptions, type ReplayResult, type ReplayState } from './driver.ts';
 import type { ParsedLog } from './parse.ts';
+import type { ScreenSnapshot } from '../screenMachines.ts';
+import { stableStringify } from '../../ports/stateHash.ts';
 
 /**
  * The time-travel index behind `npm run replay -- --inspect` (docs/REPLAY.md "Inspector").
@@ -58,6 +60,8 @@ export interface MachineStates {
   user: unknown;
   /** Each book's status and resync machine state. */
   books: Record<string, { status: unknown; sync: unknown }>;
+  /** Each engaged screen flow's state value, by key (`order:perp:BTCUSDT`, `kyc`, …). */
+  screens: Record<string, unknown>;
 }
 
 export interface InspectorIndex {
@@ -131,14 +135,18 @@ function sectionsOf(state: ReplayState): Map<string, unknown> {
   ]);
   for (const [k, v] of Object.entries(state.streams)) if (k !== 'books') out.set(`streams.${k}`, v);
   if (state.view) out.set('view', state.view);
+  // The screen flows' snapshots are JSON copies made afresh by state(): one section per flow, compared by value.
+  for (const [k, v] of Object.entries(state.screens ?? {})) out.set(`screens.${k}`, v);
   return out;
 }
+
+const sameSection = (k: string, a: unknown, b: unknown) => (k.startsWith('screens.') ? stableStringify(a) === stableStringify(b) : same(a, b, SECTION_DEPTH));
 
 function diffState(prev: ReplayState | null, next: ReplayState): Patch {
   const sections: Patch['sections'] = [];
   const before = prev ? sectionsOf(prev) : new Map<string, unknown>();
   const after = sectionsOf(next);
-  for (const [k, v] of after) if (!before.has(k) || !same(before.get(k), v, SECTION_DEPTH)) sections.push([k, v]);
+  for (const [k, v] of after) if (!before.has(k) || !sameSection(k, before.get(k), v)) sections.push([k, v]);
   for (const k of before.keys()) if (!after.has(k)) sections.push([k, undefined]);
   const books: Patch['books'] = [];
   const pb = (prev?.streams.books ?? {}) as Record<string, BookView>;
@@ -167,6 +175,13 @@ function applyPatch(state: ReplayState, patch: Patch): ReplayState {
       const key = k.slice('streams.'.length);
       if (v === undefined) delete next.streams[key];
       else next.streams[key] = v;
+    } else if (k.startsWith('screens.')) {
+      const screens = { ...(next.screens ?? {}) };
+      const key = k.slice('screens.'.length);
+      if (v === undefined) delete screens[key];
+      else screens[key] = v as ScreenSnapshot;
+      if (Object.keys(screens).length > 0) next.screens = screens;
+      else delete next.screens;
     } else if (v === undefined) delete (next as unknown as Record<string, unknown>)[k];
     else (next as unknown as Record<string, unknown>)[k] = v;
   }
@@ -216,7 +231,9 @@ export function machineStates(state: ReplayState | null): MachineStates | null {
   const v = (s: unknown) => (isPlain(s) ? s.value : undefined);
   const books: MachineStates['books'] = {};
   for (const [sym, b] of Object.entries((state.streams.books ?? {}) as Record<string, BookView>)) books[sym] = { status: b.status, sync: b.sync };
-  return { session: v(state.session), market: v(state.market), user: v(state.user), books };
+  const screens: MachineStates['screens'] = {};
+  for (const [key, f] of Object.entries(state.screens ?? {})) screens[key] = f.value;
+  return { session: v(state.session), market: v(state.market), user: v(state.user), books, screens };
 }
 
 export interface IndexOptions {

@@ -31,7 +31,10 @@ export function useScreenActor<R extends MachineRequest>(req: R): readonly [Acto
   const name = req.name;
   const send = useCallback<ScreenSend<LogicOf<R>>>(
     (event, opts) => {
-      if (!opts?.derived) core.screens.onIntent?.(name, event as { type: string });
+      if (!opts?.derived) {
+        core.screens.onIntent?.(name, event as { type: string });
+        core.machines.engage(actor);
+      }
       (actor as { send(e: unknown): void }).send(event);
     },
     [core, name, actor],

@@ -50,32 +50,35 @@ describe('screen actors: recorded intents', () => {
     expect(rec.log.toJsonLines()).not.toContain('P12345678');
   });
 
-  it('browser replay sends screen intents to the mounted screen actor; headless replay skips them', async () => {
+  it('browser replay sends screen intents to the mounted screen actor; headless replay builds the actor from the core\'s table', async () => {
     const rec = recorded();
     rec.core.screens.onIntent?.('kyc', { type: 'kyc.field', field: 'firstName', value: 'Grace' } as { type: string });
     rec.core.screens.onIntent?.('nowhere', { type: 'x.y' });
     const log = parseReplayText(rec.log.toJsonLines());
     const intents = log.records.filter((r) => r.kind === 'ui.intent');
 
-    const browser = createReplayHandle(log, { path: '/my/settings/kyc' }, { screenIntents: true });
+    const browser = createReplayHandle(log, { path: '/my/settings/kyc' }, { screens: 'mounted' });
     const submits: KycFormValues[] = [];
     const actor = createActor(kycLogic(submits)).start();
     const unregister = browser.core.screens.register('kyc', actor);
     await Promise.resolve();
-    for (const r of intents) browser.deliver(r);
+    for (const r of intents) {
+      expect(browser.prepare(r)).toBe(false);
+      browser.deliver(r);
+    }
     expect(actor.getSnapshot().context.form.firstName).toBe('Grace');
     expect(browser.screenMisses).toEqual([`@${intents[1]?.seq} screen:nowhere is not on screen for x.y`]);
     unregister();
     expect(browser.core.screens.get('kyc')).toBeUndefined();
 
+    // Headless: no screen; the intent builds the core's KYC actor (a name outside the table builds nothing).
     const headless = createReplayHandle(log, { path: '/my/settings/kyc' });
-    const other = createActor(kycLogic([])).start();
-    headless.core.screens.register('kyc', other);
-    for (const r of intents) expect(headless.deliver(r)).toBe(false);
-    expect(other.getSnapshot().context.form.firstName).toBe('');
-    expect(headless.screenMisses).toEqual([]);
+    expect(intents.map((r) => headless.prepare(r))).toEqual([true, false]);
+    expect([...headless.core.machines.live().keys()]).toEqual(['kyc']);
+    for (const r of intents) headless.deliver(r);
+    expect(headless.screenMisses).toEqual([expect.stringMatching(/^@\d+ screen:nowhere has no actor for x.y/)]);
+    expect(Object.keys(headless.core.state().screens ?? {})).toEqual(['kyc']);
     actor.stop();
-    other.stop();
     browser.core.stop();
     headless.core.stop();
   });

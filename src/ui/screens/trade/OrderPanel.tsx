@@ -12,11 +12,11 @@ import {
   isStop,
   maxQtyFor,
   previewOrder,
+  orderRulesOf,
   RISK_LEVERAGE,
   type OrderDraft,
   type OrderError,
   type OrderMarket,
-  type OrderRules,
   type OrderSide,
   type OrderType,
 } from '../../../machines/orderMachine.ts';
@@ -26,7 +26,7 @@ import type { TransferTarget } from '../../components/transfer/transferForm.ts';
 import { useBalances } from '../assets/useAccountData.ts';
 import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
 import type { NetPreview } from '../../../protocol/netting.ts';
-import { TIME_IN_FORCE, TRADE_MSG, TRIGGER_BY, type Order } from '../../../protocol/trading.ts';
+import { TIME_IN_FORCE, TRADE_MSG, TRIGGER_BY } from '../../../protocol/trading.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
@@ -48,8 +48,6 @@ export interface OrderPanelProps {
   pickedPrice: { price: string; n: number } | null;
   /** The phone's Buy / Sell bar (issue 26): sets the side of the ticket (`n` counts the taps). */
   sideRequest?: { side: 'buy' | 'sell'; n: number } | null;
-  /** The latest user-socket order frame (drives pending → filled / canceled). */
-  lastOrderFrame: Order | null;
   /** The contract kind whose trading API the core's order actor posts to. */
   contract: ContractKind;
   /** Called when an order was accepted (refresh lists). */
@@ -63,17 +61,8 @@ export interface OrderPanelProps {
   hotkeys?: boolean;
 }
 
-export const rulesOf = (i: SymbolInfo): OrderRules => ({
-  minOrderQuantity: i.minOrderQuantity,
-  maxOrderQuantity: i.maxOrderQuantity,
-  qtyStep: i.qtyStep,
-  minLever: i.minLever,
-  maxLever: i.maxLever,
-  openingFeeRatio: i.openingFeeRatio,
-  tickSize: i.tickSize,
-  pricePrecision: i.pricePrecision,
-  qtyPrecision: i.qtyPrecision,
-});
+/** The ticket's rules of an instrument (src/machines/orderMachine.ts). */
+export const rulesOf = orderRulesOf;
 
 /** The translated text of a validation error (SPEC §5 texts come from the common namespace). */
 export function useOrderErrorText(): (e: OrderError) => string {
@@ -174,7 +163,7 @@ export function OrderPanel(props: OrderPanelProps) {
 type TypeTab = 'limit' | 'market' | 'stop';
 const tabOf = (type: OrderType): TypeTab => (type === 'limit' || type === 'market' ? type : 'stop');
 
-function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPrice, sideRequest = null, lastOrderFrame, onPlaced, account, hotkeys = true }: OrderPanelProps) {
+function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPrice, sideRequest = null, onPlaced, account, hotkeys = true }: OrderPanelProps) {
   const { t } = useTranslation('trade');
   const { t: tf } = useTranslation('orderForm');
   const core = useAppCore();
@@ -205,11 +194,6 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   useEffect(() => {
     if (sideRequest) send({ type: 'order.edit', patch: { side: sideRequest.side } });
   }, [send, sideRequest]);
-  useEffect(() => {
-    if (lastOrderFrame) {
-      actor.send({ type: 'order.frame', clientOrderId: lastOrderFrame.clientOrderId, orderId: String(lastOrderFrame.id), status: lastOrderFrame.status });
-    }
-  }, [actor, lastOrderFrame]);
   useEffect(() => {
     if (state === 'pending' || state === 'filled') onPlaced?.();
   }, [state, onPlaced]);

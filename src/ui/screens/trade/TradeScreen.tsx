@@ -146,7 +146,6 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
       hotkeys={device === 'desktop'}
       pickedPrice={picked}
       sideRequest={sideRequest}
-      lastOrderFrame={account.lastOrderFrame}
       contract={contract}
       onPlaced={account.refresh}
     />
