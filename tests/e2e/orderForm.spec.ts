@@ -19,9 +19,19 @@ interface Session {
   token: string;
 }
 
+/** Order requests the page sent over its sockets (issue 28: the ticket places over the user socket when it is open). */
+const socketOrders = new WeakMap<Page, string[]>();
+
 async function openTrade(page: Page): Promise<Session> {
   const token = await apiSignUp(page.request, uniqueEmail('oform'), 'secret123');
   await presetStorage(page, { token, theme: 'dark' });
+  const sent: string[] = [];
+  socketOrders.set(page, sent);
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      if (typeof f.payload === 'string' && f.payload.includes('"method":"order.place"')) sent.push(f.payload);
+    });
+  });
   await page.goto('/mFutures/BTCUSDT');
   await expect(page.getByTestId('last-price')).not.toHaveText('--');
   await expect(page.getByTestId('available')).toContainText('10,000.00');
@@ -110,10 +120,12 @@ async function reduceOnlyAndPostOnly(page: Page): Promise<void> {
     if (r.method() === 'POST' && r.url().endsWith('/api/trade/order')) posted++;
   };
   page.on('request', count);
+  const overSocket = socketOrders.get(page)?.length ?? 0;
   await p.getByRole('button', { name: 'Buy / Long' }).click();
   await expect(p.getByRole('alert')).toHaveText('Reduce-only order would increase the position');
   page.off('request', count);
   expect(posted).toBe(0);
+  expect(socketOrders.get(page)?.length ?? 0, 'nothing placed over the user socket either').toBe(overSocket);
   await p.getByLabel('Reduce-only').uncheck();
 
   // Post-only at a price that crosses the asks would take: the server refuses it, the form says why.
@@ -123,6 +135,8 @@ async function reduceOnlyAndPostOnly(page: Page): Promise<void> {
   await expect(p.getByLabel('Time in force')).toHaveValue('GTC');
   await p.getByRole('button', { name: 'Buy / Long' }).click();
   await expect(p.getByRole('alert')).toHaveText('Order rejected: Post-only order would take liquidity');
+  // The refused order went over the user socket (open since the page loaded), not HTTP.
+  expect(socketOrders.get(page)?.length ?? 0).toBe(overSocket + 1);
   await p.getByLabel('Post-only').uncheck();
 }
 
