@@ -353,8 +353,12 @@ export interface ScreenMachines {
    * requests settle before sending the intent); false when one lives or the row cannot build it.
    */
   createFor(name: string, event: IntentEvent, scene: ReplayScene): boolean;
-  /** Stops the actors {@link createFor} built (the replayed user left the screen that held them). */
-  releaseCreated(): void;
+  /**
+   * The replayed user went to another path: every flow leaves the state until an intent reaches it
+   * again, and the actors {@link createFor} built stop (the unmounted screen stops the ones it held a
+   * moment later, on the browser's time: the state does not wait for it).
+   */
+  leave(): void;
   /** The engaged live actors' snapshots by key: what `core.state().screens` holds. */
   state(): Record<string, ScreenSnapshot>;
   stop(): void;
@@ -494,8 +498,11 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
       start(req).replayed = true;
       return true;
     },
-    releaseCreated() {
-      for (const [key, e] of [...entries]) if (e.replayed && e.holders === 0) stopEntry(key, e);
+    leave() {
+      for (const [key, e] of [...entries]) {
+        e.engaged = false;
+        if (e.replayed && e.holders === 0) stopEntry(key, e);
+      }
     },
     state() {
       const out: Record<string, ScreenSnapshot> = {};

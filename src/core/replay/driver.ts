@@ -123,8 +123,8 @@ export interface HandleHooks {
   /**
    * Where `screen:<name>` intents go. 'mounted' (browser replay): to the actor the mounted screen
    * holds. 'build' (headless, the default): to the live actor of that name, which the core builds
-   * from its table when none lives ({@link ReplayHandle.prepare}) and stops when the replayed user
-   * leaves the screen's path (the next `ui.route` to another path), as the unmounted screen would.
+   * from its table when none lives ({@link ReplayHandle.prepare}). In both, a `ui.route` to another
+   * path takes the flows out of the state (the user left their screen) and stops the built ones.
    */
   screens?: 'mounted' | 'build';
   /** Extra core options (tests inject a `defer`, or `marketReducers`). */
@@ -199,7 +199,7 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
         }
         case 'ui.route':
           if (typeof rec.path === 'string') {
-            if (build && pathname(rec.path) !== pathname(location.path)) core.machines.releaseCreated();
+            if (pathname(rec.path) !== pathname(location.path)) core.machines.leave();
             location.path = rec.path;
             hooks.onRoute?.(rec.path);
           }

@@ -119,7 +119,7 @@ describe('screen machines: the replay side of the table', () => {
   }
   const scene = (path: string, symbols: unknown = [INFO]): ReplayScene => ({ path, answer: (m, p) => (m === 'GET' && p === '/market/symbols' ? symbols : undefined) });
 
-  it('createFor builds a row from a recorded intent (the ticket from the path and the instrument list), once; releaseCreated stops it', async () => {
+  it('createFor builds a row from a recorded intent (the ticket from the path and the instrument list), once; leave stops it', async () => {
     const { machines, frames, placed } = setup();
     const edit = { type: 'order.edit', patch: { type: 'market', qty: '0.5' } };
     expect(machines.createFor('order', edit, scene('/'))).toBe(false);
@@ -140,21 +140,24 @@ describe('screen machines: the replay side of the table', () => {
     expect(machines.state()['order:std:ETHUSDT']?.value).toBe('pending');
     frames.next({ type: 'order', data: { id: 'o-1', clientOrderId: 'rand-1', contract: 'std', status: 'filled' } } as unknown as InboundFrame);
     expect(machines.state()['order:std:ETHUSDT']?.value).toBe('filled');
-    machines.releaseCreated();
+    machines.leave();
     expect(machines.live().size).toBe(0);
     expect(machines.state()).toEqual({});
     expect(machines.intent('order', edit)).toBe(false);
   });
 
-  it('a screen-held actor is engaged by its first intent and is not released by releaseCreated', () => {
+  it('a screen-held actor is engaged by its first intent; leaving its path takes it out of the state, not off the screen', () => {
     const { machines } = setup();
     const kyc = machines.get({ name: 'kyc' });
     const release = machines.retain({ name: 'kyc' }, kyc);
     expect(machines.state()).toEqual({});
     machines.engage(kyc);
     expect(Object.keys(machines.state())).toEqual(['kyc']);
-    machines.releaseCreated();
+    machines.leave();
     expect(machines.live().has('kyc')).toBe(true);
+    expect(machines.state()).toEqual({});
+    machines.engage(kyc);
+    expect(Object.keys(machines.state())).toEqual(['kyc']);
     release();
     expect(machines.state()).toEqual({});
   });
