@@ -8,8 +8,9 @@
  *     ← domain (src/streams, src/machines, src/indicators) ← core (src/core) ← ui (src/ui, src/main.tsx)
  *
  * A file imports only its own layer or a lower one; every src file sits in a layer; the server
- * imports from src only src/protocol and src/format; no import cycle between folders of src, and
- * no cycle at all inside server/; the tools (replay/, scripts/, bench/) and the app import nothing
+ * imports from src only src/protocol and src/format; the UI imports no port (it reaches them through
+ * the core), no screen folder imports another and the shared UI parts import no screen; no import
+ * cycle between folders of src, and no cycle at all inside server/; the tools (replay/, scripts/, bench/) and the app import nothing
  * from tests/. Paths are relative to the directory depcruise runs in.
  */
 const PROTOCOL = '^src/(protocol|format)/';
@@ -30,6 +31,27 @@ module.exports = {
     upward('ports-import-up', PORTS, [DOMAIN, CORE, UI]),
     upward('domain-imports-up', DOMAIN, [CORE, UI]),
     upward('core-imports-ui', CORE, [UI]),
+    {
+      name: 'ui-imports-ports',
+      severity: 'error',
+      comment: 'the UI reaches the ports only through the core (AppCore methods and stores); src/main.tsx, the composition root, builds them',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/ports/' },
+    },
+    {
+      name: 'screen-imports-other-screen',
+      severity: 'error',
+      comment: 'a screen folder imports no other screen folder: what two screens share lives in src/ui/components (or src/ui/hooks)',
+      from: { path: '^src/ui/screens/([^/]+)/' },
+      to: { path: '^src/ui/screens/', pathNot: '^src/ui/screens/$1/' },
+    },
+    {
+      name: 'shared-ui-imports-screen',
+      severity: 'error',
+      comment: 'the shared UI parts (components, hooks, theme, i18n) import no screen; only the router (src/ui/app) does',
+      from: { path: '^src/ui/(components|hooks|theme|i18n|styles)/' },
+      to: { path: '^src/ui/screens/' },
+    },
     {
       name: 'src-imports-outside-src',
       severity: 'error',

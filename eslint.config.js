@@ -42,6 +42,20 @@ export default tseslint.config(
     },
   },
   {
+    // The UI reaches the ports through the core's own methods and stores, never `core.ports.*`
+    // (importing src/ports is refused by dependency-cruiser's `ui-imports-ports`). The rule's
+    // options replace the block above's for these files, so its selectors are repeated.
+    files: ['src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use the Clock port.' },
+        { selector: "NewExpression[callee.name='WebSocket']", message: 'Use the SocketFactory port.' },
+        { selector: "MemberExpression[property.name='ports']", message: 'The UI reaches the ports through the core (core.now(), core.newId(), core.device, core.favorites, …).' },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

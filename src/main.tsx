@@ -39,7 +39,6 @@ const recorded = replay
 const core = replay ? replay.core : (recorded as NonNullable<typeof recorded>).core;
 const env: ShellEnv = {
   prefs,
-  storage: ports.storage,
   language: { storage: ports.storage, doc: document, reload: () => window.location.reload() },
   clipboard: typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null,
 };

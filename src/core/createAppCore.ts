@@ -19,6 +19,8 @@ import { createScreenMachines, type ScreenMachines, type ScreenSnapshot } from '
 import { createUiTimers, type UiTimers } from './timers.ts';
 import { createLiveQueries, type LiveQueries } from './liveQuery.ts';
 import { createPositionPrefs, type PositionPrefsStore } from './positionPrefs.ts';
+import { createFavorites, type FavoritesStore } from './favorites.ts';
+import { createDevicePrefs, type DevicePrefs } from './devicePrefs.ts';
 import { createTradeLayout, type TradeLayoutStore } from './tradeLayout.ts';
 import { createViewState, type ViewStateStore, type ViewValues } from './viewState.ts';
 import { createPageWake, type PageWake } from './pageWake.ts';
@@ -61,6 +63,14 @@ export interface AppCore {
   positionPrefs: PositionPrefsStore;
   /** The desktop trade screen's panel sizes per user (src/core/tradeLayout.ts). */
   tradeLayout: TradeLayoutStore;
+  /** The user's favourite contracts (src/core/favorites.ts). */
+  favorites: FavoritesStore;
+  /** The last traded pair and the display currency kept on the device (src/core/devicePrefs.ts). */
+  device: DevicePrefs;
+  /** The core's clock now (virtual in a replay): what a screen stamps, e.g. a support bundle. */
+  now(): number;
+  /** A fresh random id from the core's Random port (recorded): client order ids. */
+  newId(): string;
   /** View state as intents: tabs, filters, pages, chart settings, open dialogs (src/core/viewState.ts). */
   view: ViewStateStore;
   /** Page hidden / visible / online, reported by src/main.tsx: restarts stale sockets (src/core/pageWake.ts). */
@@ -241,6 +251,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const userId$ = follow(sessionActor, (snap) => snap.context.userInfo?.id ?? null);
   const positionPrefs = createPositionPrefs({ storage: ports.storage, userId$ });
   const tradeLayout = createTradeLayout({ storage: ports.storage, userId$ });
+  const favorites = createFavorites({ storage: ports.storage, userId$ });
   const view = createViewState();
   // Marking notices read is a view intent (recorded, replayed): the core makes the request.
   subs.push(followNotificationReads(view, streams.notifications));
@@ -299,6 +310,10 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     timers: createUiTimers(rawPorts.clock),
     positionPrefs,
     tradeLayout,
+    favorites,
+    device: createDevicePrefs(ports.storage),
+    now: () => clock.now(),
+    newId: () => ports.random.id(),
     view,
     // `market.send` / `user.send` are looked up at call time: a recording core has wrapped them, so the restarts are logged as intents.
     wake: createPageWake({
@@ -334,6 +349,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       socketApi.stop();
       positionPrefs.stop();
       tradeLayout.stop();
+      favorites.stop();
       streams.market.stop();
       streams.user.stop();
       streams.notifications.stop();

@@ -1,3 +1,7 @@
+import type { Observable } from 'rxjs';
+import type { Storage } from '../ports/types.ts';
+import { createUserStored } from './userStored.ts';
+
 /**
  * Favourite contracts, stored per user (SPEC §3 "favorites" category) under
  * `favorites:<uid>` for a logged-in user and `favorites:guest` for a visitor, as a JSON
@@ -8,9 +12,12 @@
  * never touches the others.
  */
 
+const FAVORITES_KEY = 'favorites';
+const GUEST = 'guest';
+
 /** Storage key of one user's favourites; `uid` null or empty means the guest list. */
 export function favoritesKey(uid: string | number | null | undefined): string {
-  return uid === null || uid === undefined || uid === '' ? 'favorites:guest' : `favorites:${uid}`;
+  return `${FAVORITES_KEY}:${uid === null || uid === undefined || uid === '' ? GUEST : uid}`;
 }
 
 /** Reads a stored list defensively: anything malformed gives what could be salvaged, or []. */
@@ -37,4 +44,30 @@ export function serializeFavorites(list: readonly string[]): string {
 /** Adds the symbol at the end, or removes it if present. */
 export function toggleFavorite(list: readonly string[], symbol: string): string[] {
   return list.includes(symbol) ? list.filter((s) => s !== symbol) : [...list, symbol];
+}
+
+/**
+ * The current user's favourites as the core keeps them (issue 27: the screens reach the Storage
+ * port through the core): read through the core's storage port (recorded as `storage.*`) under
+ * {@link favoritesKey} of the user (the guest list while nobody is logged in), again on every user
+ * switch; a toggle writes the whole list back.
+ */
+export interface FavoritesStore {
+  /** The current user's (or guest's) favourite symbols now. */
+  get(): readonly string[];
+  /** The current list, then every change (a user switch included). */
+  list$: Observable<readonly string[]>;
+  /** Adds or removes one symbol for the current user (or guest). */
+  toggle(symbol: string): void;
+  stop(): void;
+}
+
+export function createFavorites(deps: { storage: Storage; userId$: Observable<number | null> }): FavoritesStore {
+  const stored = createUserStored<readonly string[]>({ ...deps, prefix: FAVORITES_KEY, parse: parseFavorites, guestOwner: GUEST });
+  return {
+    get: stored.get,
+    list$: stored.value$,
+    toggle: (symbol) => stored.update((list) => toggleFavorite(list, symbol)),
+    stop: stored.stop,
+  };
 }

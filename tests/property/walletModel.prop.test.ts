@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hoursMinutes, mergeLive, walletText } from '../../src/ui/screens/wallet/walletModel.ts';
+import { hoursMinutes, mergeLive, walletText } from '../../src/ui/components/wallet/walletModel.ts';
 import { convertHistoryQuery } from '../../src/ui/screens/convert/ConvertHistoryScreen.tsx';
 import { walletHistoryQuery } from '../../src/ui/screens/wallet/WalletHistoryScreen.tsx';
 import type { TFunction } from 'i18next';

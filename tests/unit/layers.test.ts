@@ -73,6 +73,16 @@ describe('import layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     expect(rules(v)[0]).toMatch(/^src-folder-not-in-a-layer/);
   });
 
+  it('fails the UI importing a port, a screen folder importing another and a shared part importing a screen', async () => {
+    const dir = path.join(fixtures, 'ui-floors');
+    expect(runCli(dir).status).not.toBe(0);
+    expect((await cruise(dir)).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort()).toEqual([
+      'screen-imports-other-screen: src/ui/screens/wallet/WithdrawalScreen.ts → src/ui/screens/login/FormField.ts',
+      'shared-ui-imports-screen: src/ui/components/Field.ts → src/ui/screens/login/FormField.ts',
+      'ui-imports-ports: src/ui/screens/wallet/WithdrawalScreen.ts → src/ports/types.ts',
+    ]);
+  });
+
   it('fails a tool (scripts/, bench/, replay/) importing test code', async () => {
     const v = await cruise(path.join(fixtures, 'tool-imports-test'));
     expect(v.map((x) => `${x.rule.name}: ${x.from} → ${x.to}`)).toEqual(['tools-import-tests: scripts/record.ts → tests/e2e/helpers.ts']);

@@ -86,8 +86,7 @@ export const ROUTE_TABLE: readonly RouteDef[] = [
   { path: '*', name: 'notFound', screen: 'notFound' },
 ];
 
-/** Storage key of the last traded pair and its default (SPEC §3, §9). */
-export const TRADE_PAIR_KEY = 'trade_pair';
+/** The default pair of the /mFutures and /stdFuture redirects (SPEC §3, §9; the stored one: src/core/devicePrefs.ts). */
 export const DEFAULT_PAIR = 'BTCUSDT';
 
 /** The pair for /mFutures and /stdFuture redirects: the stored one if it looks like a pair. */

@@ -2,16 +2,15 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, type RouteObject } from 'react-router-dom';
 import { NotYetAvailable } from '../components/NotYetAvailable.tsx';
-import { useShellEnv } from '../hooks/useShellEnv.ts';
-import { useSession } from './AppCoreProvider.tsx';
-import { ROUTE_TABLE, TRADE_PAIR_KEY, tradePairFrom, type RouteDef, type RouteHandle } from './routeTable.ts';
+import { useAppCore, useSession } from './AppCoreProvider.tsx';
+import { ROUTE_TABLE, tradePairFrom, type RouteDef, type RouteHandle } from './routeTable.ts';
 import { lazyScreen, SCREENS, type ScreenLoader } from './screens.ts';
 import { Shell } from './Shell.tsx';
 
 /** /mFutures and /stdFuture: on to the stored pair (default BTCUSDT). */
 function PairRedirect({ base }: { base: string }) {
-  const { storage } = useShellEnv();
-  return <Navigate replace to={`${base}/${tradePairFrom(storage.get(TRADE_PAIR_KEY))}`} />;
+  const { device } = useAppCore();
+  return <Navigate replace to={`${base}/${tradePairFrom(device.tradePair())}`} />;
 }
 
 /** SPEC §4/§6: a logged-in user going to Login or Register is sent home. */

@@ -38,7 +38,7 @@ export function ReportProblem({ onExport = downloadBytes }: ReportProblemProps) 
 
   const exportBundle = () => {
     try {
-      const now = core.ports.clock.now();
+      const now = core.now();
       const text = buildSupportBundle({
         log: core.log,
         actors: core,

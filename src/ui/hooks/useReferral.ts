@@ -1,7 +1,7 @@
-import type { Page } from '../../../protocol/envelope.ts';
-import { REFERRAL_PATHS } from '../../../protocol/referral.ts';
-import type { Invitee, ReferralSummary } from '../../../protocol/referral.ts';
-import { useLiveGet, type Load } from '../../hooks/useLiveGet.ts';
+import type { Page } from '../../protocol/envelope.ts';
+import { REFERRAL_PATHS } from '../../protocol/referral.ts';
+import type { Invitee, ReferralSummary } from '../../protocol/referral.ts';
+import { useLiveGet, type Load } from './useLiveGet.ts';
 
 /** How many invitees a page lists. */
 export const INVITEES_PAGE_SIZE = 10;

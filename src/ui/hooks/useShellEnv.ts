@@ -1,5 +1,4 @@
 import { createContext, useContext } from 'react';
-import type { Storage } from '../../ports/types.ts';
 import type { LanguageChangeDeps } from '../i18n/runtime.ts';
 import type { UiPrefs } from '../theme/uiPrefs.ts';
 
@@ -9,13 +8,12 @@ export interface ClipboardLike {
 }
 
 /**
- * What the shell needs from the browser besides the core: UI preference stores, the Storage
- * port (trade_pair for redirects), language-change effects and the clipboard. Built once in
- * main.tsx; tests build one over fakes.
+ * What the shell needs from the browser besides the core: UI preference stores, language-change
+ * effects and the clipboard. Built once in main.tsx; tests build one over fakes. (What the screens
+ * store otherwise, the last trade pair or the favourites, goes through the core.)
  */
 export interface ShellEnv {
   prefs: UiPrefs;
-  storage: Storage;
   language: LanguageChangeDeps;
   clipboard: ClipboardLike | null;
 }

@@ -1,6 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { Storage } from '../../ports/types.ts';
+import type { PrefsStorage } from '../hooks/prefsStorage.ts';
 import { FALLBACK_LANG, LANG_STORAGE_KEY, LANGUAGES, htmlLangOf, parseLang, type Lang } from './languages.ts';
 
 /**
@@ -34,7 +34,7 @@ export function createI18nFrom(lang: Lang, resources: Partial<Record<Lang, Langu
 }
 
 /** Reads the stored language (default hk, SPEC §3). */
-export function storedLang(storage: Storage): Lang {
+export function storedLang(storage: PrefsStorage): Lang {
   return parseLang(storage.get(LANG_STORAGE_KEY));
 }
 
@@ -45,7 +45,7 @@ export function applyHtmlLang(doc: Document, lang: Lang): void {
 
 /** What a language change needs from the outside world; injected so tests can observe it. */
 export interface LanguageChangeDeps {
-  storage: Storage;
+  storage: PrefsStorage;
   doc: Document;
   /** Reloads the page (window.location.reload in the browser). */
   reload: () => void;

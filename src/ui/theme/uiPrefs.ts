@@ -1,4 +1,4 @@
-import type { Storage } from '../../ports/types.ts';
+import type { PrefsStorage } from '../hooks/prefsStorage.ts';
 import { createExternalStore, type ExternalStore } from '../hooks/externalStore.ts';
 import { KLINE_STORAGE_KEY, parseKlineSetting, themedKlineColors, type KlineSetting } from './klineColors.ts';
 import { THEMES, THEME_STORAGE_KEY, THEME_SURFACES, parseTheme, themeClass, type Theme } from './themes.ts';
@@ -52,7 +52,7 @@ function applyKline(doc: Document, setting: KlineSetting, theme: Theme): void {
 }
 
 /** Reads stored preferences, applies them to `doc` and returns the stores. */
-export function createUiPrefs(storage: Storage, doc: Document, initialWidth: number): UiPrefs {
+export function createUiPrefs(storage: PrefsStorage, doc: Document, initialWidth: number): UiPrefs {
   const theme = createExternalStore<Theme>(parseTheme(storage.get(THEME_STORAGE_KEY)));
   const kline = createExternalStore<KlineSetting>(parseKlineSetting(storage.get(KLINE_STORAGE_KEY)));
   const width = createExternalStore<number>(initialWidth);

@@ -36,7 +36,7 @@ function setup(lang: Lang = 'en') {
   const sockets = createScriptedSocketFactory();
   const storage = createMemoryStorage({ lang });
   const rec = createRecordedCore({ clock, http, socket: sockets, storage, random: { id: () => 'r1' } }, { location: () => '/help-center' });
-  const env: ShellEnv = { prefs: createUiPrefs(storage, document, 1280), storage, language: { storage, doc: document, reload: () => undefined }, clipboard: null };
+  const env: ShellEnv = { prefs: createUiPrefs(storage, document, 1280), language: { storage, doc: document, reload: () => undefined }, clipboard: null };
   const exported: { file: string; text: string; bytes: Uint8Array }[] = [];
   const router = createMemoryRouter([{ path: '*', element: <ReportProblem onExport={(file, bytes, text) => exported.push({ file, text, bytes })} /> }]);
   render(

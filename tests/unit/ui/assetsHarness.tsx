@@ -89,7 +89,6 @@ export function renderAssets(opts: AssetsHarnessOptions): AssetsHarness {
   Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
   const env: ShellEnv = {
     prefs: createUiPrefs(storage, document, width),
-    storage,
     language: { storage, doc: document, reload: () => undefined },
     clipboard: null,
   };

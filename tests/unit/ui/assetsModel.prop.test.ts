@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WALLETS, type Balance, type WalletType } from '../../../src/protocol/trading.ts';
 import { chooseFrom, chooseTo, swapWallets, validateTransfer } from '../../../src/ui/components/transfer/transferForm.ts';
-import { applyBalance, balanceKey, bookFromList, futuresSummary, totalEquityUsd, usdValueScaled, walletSummaries } from '../../../src/ui/screens/assets/assetsModel.ts';
+import { applyBalance, balanceKey, bookFromList, futuresSummary, totalEquityUsd, usdValueScaled, walletSummaries } from '../../../src/ui/components/account/assetsModel.ts';
 import { initialBalances, reduceBalances, type BalancesEvent } from '../../../src/streams/accountBooks.ts';
 import { compareDecimals, formatScaled, parseScaled, sanitizeAmountInput, SCALE, sumDecimals } from '../../../src/protocol/decimal.ts';
-import { formatCoinAmount, trimDecimal } from '../../../src/ui/screens/assets/money.ts';
+import { formatCoinAmount, trimDecimal } from '../../../src/ui/components/account/money.ts';
 
 /** A non-negative decimal string with up to 6 fraction digits, as the server sends USDT. */
 const amount = fc

@@ -60,7 +60,6 @@ export function renderScreen(opts: HarnessOptions): Harness {
   const reloads: number[] = [];
   const env: ShellEnv = {
     prefs: createUiPrefs(storage, document, 1280),
-    storage,
     language: { storage, doc: document, reload: () => void reloads.push(1) },
     clipboard: null,
   };

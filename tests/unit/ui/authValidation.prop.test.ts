@@ -8,7 +8,7 @@ import {
   checkNewPassword,
   checkNickname,
   checkPassword,
-} from '../../../src/ui/screens/login/authValidation.ts';
+} from '../../../src/ui/components/form/authValidation.ts';
 import {
   AVATAR_MAX_BYTES,
   MSG,
@@ -20,7 +20,7 @@ import {
 } from '../../../src/protocol/user.ts';
 import { auth } from '../../../src/ui/i18n/resources/auth.ts';
 import { common } from '../../../src/ui/i18n/resources/common.ts';
-import { ERROR_TEXT, errorText } from '../../../src/ui/screens/login/errorText.ts';
+import { ERROR_TEXT, errorText } from '../../../src/ui/components/form/errorText.ts';
 
 /** The first zod issue message, or null when the schema accepts the value. */
 function zodMessage(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, v: unknown): string | null {

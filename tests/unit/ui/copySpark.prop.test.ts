@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sparkPoints, sparkYTicks, sparkZeroY, windowCovered } from '../../../src/ui/screens/copy/copyModel.ts';
+import { sparkPoints, sparkYTicks, sparkZeroY, windowCovered } from '../../../src/ui/components/copy/copyModel.ts';
 
 const H = 140;
 const W = 640;

@@ -8,7 +8,7 @@ import { STATUS_FILTERS } from '../../../src/ui/screens/compensation/compensatio
 import { isConvertFilters } from '../../../src/ui/screens/convert/ConvertHistoryScreen.tsx';
 import { CONVERT_ACCOUNTS } from '../../../src/protocol/convert.ts';
 import { isMarketListState } from '../../../src/ui/screens/market/MarketView.tsx';
-import { CATEGORY_TABS, SORT_KEYS } from '../../../src/ui/screens/market/marketList.ts';
+import { CATEGORY_TABS, SORT_KEYS } from '../../../src/ui/components/market/marketList.ts';
 
 /**
  * Open dialogs and the last screens as view state (issue 16): what a screen reads from the view

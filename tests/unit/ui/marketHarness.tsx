@@ -95,7 +95,6 @@ export function renderMarketScreen(opts: MarketHarnessOptions): MarketHarness {
   );
   const env: ShellEnv = {
     prefs: createUiPrefs(storage, document, opts.width ?? 1280),
-    storage,
     language: { storage, doc: document, reload: () => undefined },
     clipboard: null,
   };

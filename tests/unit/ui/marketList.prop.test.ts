@@ -16,9 +16,9 @@ import {
   tradePath,
   type MarketRow,
   type Sort,
-} from '../../../src/ui/screens/market/marketList.ts';
+} from '../../../src/ui/components/market/marketList.ts';
 import { symbol } from './marketFixtures.ts';
-import { favoritesKey, parseFavorites, serializeFavorites, toggleFavorite } from '../../../src/ui/screens/market/favorites.ts';
+import { favoritesKey, parseFavorites, serializeFavorites, toggleFavorite } from '../../../src/core/favorites.ts';
 
 
 const price = fc.double({ min: 0.0001, max: 1e6, noNaN: true });

@@ -208,7 +208,7 @@ describe('route flags', () => {
       <AppProviders
         core={h.core}
         i18n={createI18n('en')}
-        env={{ prefs: createUiPrefs(h.storage, document, 1440), storage: h.storage, language: { storage: h.storage, doc: document, reload: () => {} }, clipboard: null }}
+        env={{ prefs: createUiPrefs(h.storage, document, 1440), language: { storage: h.storage, doc: document, reload: () => {} }, clipboard: null }}
       >
         <RouterProvider router={createMemoryRouter(routes)} />
       </AppProviders>,

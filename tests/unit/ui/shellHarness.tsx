@@ -75,7 +75,6 @@ export function renderShell(opts: ShellOptions = {}): ShellHarness {
   const reloads = { count: 0 };
   const env: ShellEnv = {
     prefs: createUiPrefs(storage, document, width),
-    storage,
     language: { storage, doc: document, reload: () => void reloads.count++ },
     clipboard: opts.clipboard === undefined ? null : opts.clipboard,
   };

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { AccountLayout, SubPageTabs } from '../../components/account/AccountLayout.tsx';
-import { ASSET_PAGES } from '../../components/account/accountNav.ts';
-import { Button } from '../../components/Button.tsx';
+import { AccountLayout, SubPageTabs } from './AccountLayout.tsx';
+import { ASSET_PAGES } from './accountNav.ts';
+import { Button } from '../Button.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import './assets.css';
 

@@ -139,9 +139,6 @@ export interface Currency {
  */
 export const CURRENCIES: Readonly<Record<string, Currency>> = { USD: { code: 'USD', symbol: '$', perUsd: 1 } };
 export const DEFAULT_CURRENCY = 'USD';
-/** Storage key of the session store's display currency (SPEC §3 currency_icon). */
-export const CURRENCY_STORAGE_KEY = 'currency_icon';
-
 export function currencyOf(code: string | null | undefined): Currency {
   const c = code ? CURRENCIES[code.toUpperCase()] : undefined;
   return c ?? (CURRENCIES[DEFAULT_CURRENCY] as Currency);

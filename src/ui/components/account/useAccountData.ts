@@ -6,10 +6,9 @@ import type { Ticker } from '../../../protocol/market.ts';
 import type { Position } from '../../../protocol/trading.ts';
 import { asBalanceList, initialBalances, initialPositions, type BalancesStatus } from '../../../streams/accountBooks.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
-import { useShellEnv } from '../../hooks/useShellEnv.ts';
 import { useStream } from '../../hooks/useStream.ts';
 import { parseScaled } from '../../../protocol/decimal.ts';
-import { CURRENCY_STORAGE_KEY, currencyOf, needsPrice, pricesFromTickers, type BalanceBook, type Currency, type PriceMap } from './assetsModel.ts';
+import { currencyOf, needsPrice, pricesFromTickers, type BalanceBook, type Currency, type PriceMap } from './assetsModel.ts';
 
 export { apiPath, asBalanceList };
 
@@ -55,8 +54,7 @@ export function useCoinPrices(book: BalanceBook): PriceMap {
   return useMemo(() => (load.status === 'ready' && Array.isArray(load.data) ? pricesFromTickers(load.data) : {}), [load]);
 }
 
-/** The display currency from the session store's `currency_icon` (default USD). */
+/** The display currency from the session store's `currency_icon` (default USD; src/core/devicePrefs.ts). */
 export function useCurrency(): Currency {
-  const { storage } = useShellEnv();
-  return currencyOf(storage.get(CURRENCY_STORAGE_KEY));
+  return currencyOf(useAppCore().device.currency());
 }

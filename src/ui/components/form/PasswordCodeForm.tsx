@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
 import type { MailCodePurpose } from '../../../protocol/user.ts';
-import { Button } from '../../components/Button.tsx';
+import { Button } from '../Button.tsx';
 import { checkCode, checkConfirm, checkEmail, checkNewPassword, checkPassword, collectErrors, hasErrors } from './authValidation.ts';
 import type { AuthErrorKey, FieldErrors } from './authValidation.ts';
 import { errorText } from './errorText.ts';

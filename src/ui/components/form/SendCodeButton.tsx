@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../components/Button.tsx';
+import { Button } from '../Button.tsx';
 
 export interface SendCodeButtonProps {
   /** Seconds left of the resend countdown; 0 means the button is available. */

@@ -4,8 +4,8 @@ import { formatNumber, trendOf } from '../../../format/number.ts';
 import type { Fill, LedgerEntry, Order } from '../../../protocol/trading.ts';
 import { orderLimitPrice, orderTrigger } from '../../../protocol/orderView.ts';
 import { isDemoCredit } from '../../../protocol/demoCredit.ts';
-import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
-import { formatCoinAmount } from '../assets/money.ts';
+import { WALLET_LABEL } from '../transfer/walletLabels.ts';
+import { formatCoinAmount } from '../account/money.ts';
 import { formatDateTime } from '../../../format/date.ts';
 
 /**

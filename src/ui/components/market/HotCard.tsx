@@ -1,4 +1,4 @@
-import type { MarketRow } from '../../screens/market/marketList.ts';
+import type { MarketRow } from './marketList.ts';
 import { ChangeBadge } from './ChangeBadge.tsx';
 import { formatAbbreviated, trendOf } from '../../../format/number.ts';
 import { PriceCell } from './PriceCell.tsx';

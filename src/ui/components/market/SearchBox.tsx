@@ -5,7 +5,7 @@ export interface SearchBoxProps {
   onChange: (value: string) => void;
 }
 
-/** Search by symbol or name; filtering itself is `matchesSearch` in screens/market/marketList.ts. */
+/** Search by symbol or name; filtering itself is `matchesSearch` in components/market/marketList.ts. */
 export function SearchBox({ value, onChange }: SearchBoxProps) {
   const { t } = useTranslation('market');
   return (

@@ -11,8 +11,8 @@ import type { Order, Position } from '../../../protocol/trading.ts';
 import { orderEdits, orderLimitPrice, orderTrigger, TPSL_KINDS } from '../../../protocol/orderView.ts';
 import type { TFunction } from 'i18next';
 import type { OrderPatch } from '../../../core/tradingApi.ts';
-import { Button } from '../../components/Button.tsx';
-import { Modal } from '../../components/Modal.tsx';
+import { Button } from '../Button.tsx';
+import { Modal } from '../Modal.tsx';
 import './positions.css';
 
 /**

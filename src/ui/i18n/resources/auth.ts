@@ -3,7 +3,7 @@ import { defineResources } from '../defineResources.ts';
 /**
  * Texts of the sign-in, sign-up and reset-password screens, plus the validation messages of
  * src/protocol/user.ts `MSG` that the shared `common` namespace does not carry (`err.*`).
- * Use `errorText` (screens/login/errorText.ts) to turn a validation key into a message: it
+ * Use `errorText` (components/form/errorText.ts) to turn a validation key into a message: it
  * picks `common` first and this namespace second, so no text is duplicated.
  *
  * Every language must carry exactly the keys of `en`: `satisfies Record<AuthKey, string>`

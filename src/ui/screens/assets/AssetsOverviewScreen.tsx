@@ -4,10 +4,10 @@ import { Link } from 'react-router-dom';
 import type { WalletType } from '../../../protocol/trading.ts';
 import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
-import { totalEquityUsd, walletSummaries } from './assetsModel.ts';
-import { AssetsFrame } from './AssetsFrame.tsx';
-import { formatFiat } from './money.ts';
-import { useBalances, useCoinPrices, useCurrency } from './useAccountData.ts';
+import { totalEquityUsd, walletSummaries } from '../../components/account/assetsModel.ts';
+import { AssetsFrame } from '../../components/account/AssetsFrame.tsx';
+import { formatFiat } from '../../components/account/money.ts';
+import { useBalances, useCoinPrices, useCurrency } from '../../components/account/useAccountData.ts';
 
 /** Where each wallet card's "Details" goes. */
 export const WALLET_PAGE: Readonly<Record<WalletType, string>> = {

@@ -7,9 +7,9 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { futuresSummary, type FuturesSummary } from './assetsModel.ts';
-import { AssetsFrame } from './AssetsFrame.tsx';
-import { useBalances, usePositions } from './useAccountData.ts';
+import { futuresSummary, type FuturesSummary } from '../../components/account/assetsModel.ts';
+import { AssetsFrame } from '../../components/account/AssetsFrame.tsx';
+import { useBalances, usePositions } from '../../components/account/useAccountData.ts';
 
 const TRADE_PATH = { perp: '/mFutures', std: '/stdFuture' } as const;
 

@@ -4,11 +4,11 @@ import type { Balance, WalletType } from '../../../protocol/trading.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { walletSummaries } from './assetsModel.ts';
-import { AssetsFrame } from './AssetsFrame.tsx';
-import { formatFiat } from './money.ts';
+import { walletSummaries } from '../../components/account/assetsModel.ts';
+import { AssetsFrame } from '../../components/account/AssetsFrame.tsx';
+import { formatFiat } from '../../components/account/money.ts';
 import { formatBalance } from '../../../format/number.ts';
-import { useBalances, useCoinPrices, useCurrency } from './useAccountData.ts';
+import { useBalances, useCoinPrices, useCurrency } from '../../components/account/useAccountData.ts';
 
 /** The first letters of a coin in a round badge (no coin artwork is shipped). */
 export function CoinBadge({ coin }: { coin: string }) {

@@ -9,7 +9,7 @@ import type { Voucher } from '../../../protocol/vouchers.ts';
 import { PRODUCT_NAME } from '../../../protocol/user.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
-import { formatCoinAmount } from '../assets/money.ts';
+import { formatCoinAmount } from '../../components/account/money.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { boostedDays, remainingOf } from './compensationModel.ts';
 import { useUsableVouchers } from './useCompensationData.ts';

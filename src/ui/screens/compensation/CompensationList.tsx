@@ -5,7 +5,7 @@ import { formatNumber, trendOf } from '../../../format/number.ts';
 import { actionOf } from '../../../protocol/compensation.ts';
 import type { CompensationAction, CompensationOrder } from '../../../protocol/compensation.ts';
 import { Button } from '../../components/Button.tsx';
-import { formatUsdtDisplay } from '../assets/money.ts';
+import { formatUsdtDisplay } from '../../components/account/money.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { paidPercent } from './compensationModel.ts';
 

@@ -14,7 +14,7 @@ import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { isPage, oneOf, useViewState } from '../../hooks/useViewState.ts';
-import { formatUsdtDisplay } from '../assets/money.ts';
+import { formatUsdtDisplay } from '../../components/account/money.ts';
 import { ActionDialog } from './ActionDialog.tsx';
 import { CompensationList } from './CompensationList.tsx';
 import { firstEligible, STATUS_FILTERS } from './compensationModel.ts';

@@ -9,13 +9,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
-import { formatCoinAmount } from '../assets/money.ts';
+import { formatCoinAmount } from '../../components/account/money.ts';
 import { formatRate } from '../../../format/number.ts';
-import { RowList, type Column } from '../orders/columns.tsx';
+import { RowList, type Column } from '../../components/history/columns.tsx';
 import { dayEndMs, dayStartMs, formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
-import '../orders/orders.css';
-import '../wallet/wallet.css';
+import '../../components/history/orders.css';
+import '../../components/wallet/wallet.css';
 
 export interface ConvertHistoryFilters {
   from: string;

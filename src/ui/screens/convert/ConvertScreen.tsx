@@ -10,14 +10,14 @@ import { useSession } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
-import { availableOf, type BalanceBook } from '../assets/assetsModel.ts';
+import { availableOf, type BalanceBook } from '../../components/account/assetsModel.ts';
 import { compareDecimals, sanitizeAmountInput } from '../../../protocol/decimal.ts';
-import { formatCoinAmount, inputDecimals, trimDecimal } from '../assets/money.ts';
-import { useBalances } from '../assets/useAccountData.ts';
-import { PickField } from '../wallet/WalletPickers.tsx';
-import { convertText } from '../wallet/walletModel.ts';
+import { formatCoinAmount, inputDecimals, trimDecimal } from '../../components/account/money.ts';
+import { useBalances } from '../../components/account/useAccountData.ts';
+import { PickField } from '../../components/wallet/WalletPickers.tsx';
+import { convertText } from '../../components/wallet/walletModel.ts';
 import { useConvertActor } from './useConvertActor.ts';
-import '../wallet/wallet.css';
+import '../../components/wallet/wallet.css';
 
 const COIN_OPTIONS = CONVERT_COINS.map((c) => ({ value: c, label: c }));
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { TRADER_EXPERIENCE_MAX, TRADER_NICK_MAX } from '../../../protocol/copy.ts';
 import { Button } from '../../components/Button.tsx';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
-import { copyMsg } from './copyModel.ts';
+import { copyMsg } from '../../components/copy/copyModel.ts';
 
 const APPLY = { name: 'copyApply' } as const;
 

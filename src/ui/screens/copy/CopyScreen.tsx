@@ -14,8 +14,8 @@ import { FollowDialog } from './FollowDialog.tsx';
 import { MyCopies } from './MyCopies.tsx';
 import { TraderCard } from './TraderCard.tsx';
 import { UnfollowDialog } from './UnfollowDialog.tsx';
-import { ON_COPY, useMyFollows } from './useCopyData.ts';
-import './copy.css';
+import { ON_COPY, useMyFollows } from '../../components/copy/useCopyData.ts';
+import '../../components/copy/copy.css';
 
 export const FOLLOW = { name: 'copyFollow' } as const;
 export const UNFOLLOW = { name: 'copyUnfollow' } as const;

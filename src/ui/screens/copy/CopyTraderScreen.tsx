@@ -14,13 +14,13 @@ import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { FOLLOW, UNFOLLOW } from './CopyScreen.tsx';
-import { pct, signedUsdt, trendClass, usdt, windowCovered } from './copyModel.ts';
+import { pct, signedUsdt, trendClass, usdt, windowCovered } from '../../components/copy/copyModel.ts';
 import { FollowDialog } from './FollowDialog.tsx';
 import { MyCopies } from './MyCopies.tsx';
 import { PnlChart } from './PnlChart.tsx';
 import { UnfollowDialog } from './UnfollowDialog.tsx';
-import { ON_COPY } from './useCopyData.ts';
-import './copy.css';
+import { ON_COPY } from '../../components/copy/useCopyData.ts';
+import '../../components/copy/copy.css';
 
 const HISTORY_PAGE = 10;
 const ON_TRADE = ['copy', 'position', 'order'];

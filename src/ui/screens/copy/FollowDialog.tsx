@@ -6,7 +6,7 @@ import type { followMachine, FollowField } from '../../../machines/copyMachines.
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import type { ScreenSend } from '../../hooks/useScreenActor.ts';
-import { copyMsg } from './copyModel.ts';
+import { copyMsg } from '../../components/copy/copyModel.ts';
 
 export type FollowActor = ActorRefFrom<typeof followMachine>;
 

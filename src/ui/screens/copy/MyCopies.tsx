@@ -10,8 +10,8 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import type { ScreenSend } from '../../hooks/useScreenActor.ts';
 import type { unfollowMachine } from '../../../machines/copyMachines.ts';
 import { formatDateTime } from '../../../format/date.ts';
-import { copyMsg, signedUsdt, trendClass, usdt } from './copyModel.ts';
-import { useMyCopyOrders, useMyCopyPositions, useMyFollows } from './useCopyData.ts';
+import { copyMsg, signedUsdt, trendClass, usdt } from '../../components/copy/copyModel.ts';
+import { useMyCopyOrders, useMyCopyPositions, useMyFollows } from '../../components/copy/useCopyData.ts';
 
 /** Toasts each newly skipped copied order with its reason (the server also records it and pushes a `copy` frame). */
 function useSkippedToasts(): void {

@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../format/date.ts';
-import { signedUsdt, sparkYTicks } from './copyModel.ts';
+import { signedUsdt, sparkYTicks } from '../../components/copy/copyModel.ts';
 import { Sparkline } from './Sparkline.tsx';
 
 const W = 640;

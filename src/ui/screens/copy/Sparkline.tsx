@@ -1,4 +1,4 @@
-import { sparkPoints, sparkZeroY } from './copyModel.ts';
+import { sparkPoints, sparkZeroY } from '../../components/copy/copyModel.ts';
 
 /**
  * A PnL chart: the cumulative PnL series as an SVG line, green when it ends up, red when down.

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { CopyTrader } from '../../../protocol/copy.ts';
 import { Button } from '../../components/Button.tsx';
-import { pct, signedUsdt, trendClass, usdt } from './copyModel.ts';
+import { pct, signedUsdt, trendClass, usdt } from '../../components/copy/copyModel.ts';
 import { Sparkline } from './Sparkline.tsx';
 
 /** One lead trader in the /copy list: name, 30-day return and PnL, win rate, followers, assets under copy, PnL line, Copy. */

@@ -6,7 +6,7 @@ import type { unfollowMachine } from '../../../machines/copyMachines.ts';
 import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import type { ScreenSend } from '../../hooks/useScreenActor.ts';
-import { copyMsg } from './copyModel.ts';
+import { copyMsg } from '../../components/copy/copyModel.ts';
 
 export type UnfollowActor = ActorRefFrom<typeof unfollowMachine>;
 

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { signedUsdt, trendClass } from './copyModel.ts';
-import { useMyCopyPositions, useMyFollows } from './useCopyData.ts';
-import './copy.css';
-import '../dashboard/dashboard.css';
+import { signedUsdt, trendClass } from '../../components/copy/copyModel.ts';
+import { useMyCopyPositions, useMyFollows } from '../../components/copy/useCopyData.ts';
+import '../../components/copy/copy.css';
+import './dashboard.css';
 
 /** The dashboard's copy-trading card: active copies, copied positions and their unrealized PnL, linking to /copy. */
 export function CopyDashboardCard() {

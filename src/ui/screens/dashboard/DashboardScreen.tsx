@@ -11,15 +11,15 @@ import { Avatar } from '../../components/Avatar.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
-import { totalEquityUsd, walletSummaries } from '../assets/assetsModel.ts';
-import { WalletActions } from '../assets/AssetsFrame.tsx';
-import { formatFiat } from '../assets/money.ts';
-import { apiPath, useBalances, useCoinPrices, useCurrency } from '../assets/useAccountData.ts';
+import { totalEquityUsd, walletSummaries } from '../../components/account/assetsModel.ts';
+import { WalletActions } from '../../components/account/AssetsFrame.tsx';
+import { formatFiat } from '../../components/account/money.ts';
+import { apiPath, useBalances, useCoinPrices, useCurrency } from '../../components/account/useAccountData.ts';
 import { formatDateTime } from '../../../format/date.ts';
 import { DASHBOARD_PATHS, type DashboardSummary } from '../../../protocol/help.ts';
 import type { WalletType } from '../../../protocol/trading.ts';
 import { DASHBOARD_CARDS } from './cards.tsx';
-import '../assets/assets.css';
+import '../../components/account/assets.css';
 import './dashboard.css';
 
 /** How many orders the dashboard lists. */

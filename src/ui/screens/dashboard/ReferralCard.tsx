@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatStatement } from '../../../format/number.ts';
-import { useReferralSummary } from '../rebate/useReferral.ts';
+import { useReferralSummary } from '../../hooks/useReferral.ts';
 import './dashboard.css';
 
 /**

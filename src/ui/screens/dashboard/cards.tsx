@@ -6,9 +6,9 @@ import { formatScaled, parseScaled, sumDecimals } from '../../../protocol/decima
 import type { DashboardSummary } from '../../../protocol/help.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
 import type { Load } from '../../hooks/useLiveGet.ts';
-import { usePositions } from '../assets/useAccountData.ts';
+import { usePositions } from '../../components/account/useAccountData.ts';
 import { ReferralCard } from './ReferralCard.tsx';
-import { CopyDashboardCard } from '../copy/CopyDashboardCard.tsx';
+import { CopyDashboardCard } from './CopyDashboardCard.tsx';
 
 /** What every dashboard card receives: the server's summary of today (one request for all cards). */
 export interface DashboardCardProps {

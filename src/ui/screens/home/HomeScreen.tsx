@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import type { SymbolInfo } from '../../../protocol/market.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
 import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
-import { joinRows, selectHot } from '../market/marketList.ts';
+import { joinRows, selectHot } from '../../components/market/marketList.ts';
 import { HomeView } from './HomeView.tsx';
 
 /** How many hot pairs Home lists. */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { MarketRow } from '../market/marketList.ts';
+import type { MarketRow } from '../../components/market/marketList.ts';
 import { AppDownload } from './AppDownload.tsx';
 import { BannerCarousel } from './BannerCarousel.tsx';
 import { Claims } from './Claims.tsx';

@@ -4,8 +4,8 @@ import { ChangeBadge } from '../../components/market/ChangeBadge.tsx';
 import { formatAbbreviated, trendOf } from '../../../format/number.ts';
 import { PriceCell } from '../../components/market/PriceCell.tsx';
 import { Sparkline } from '../../components/market/Sparkline.tsx';
-import type { MarketRow } from '../market/marketList.ts';
-import { tradePath } from '../market/marketList.ts';
+import type { MarketRow } from '../../components/market/marketList.ts';
+import { tradePath } from '../../components/market/marketList.ts';
 
 export interface HotTickersProps {
   rows: readonly MarketRow[];

@@ -8,7 +8,7 @@ import { KYC_DOC_TYPES, KYC_NAME_MAX, KYC_DOC_NUMBER_MAX } from '../../../protoc
 import type { KycTextField } from '../../../protocol/kyc.ts';
 import { Button } from '../../components/Button.tsx';
 import { parseLang } from '../../i18n/languages.ts';
-import { FormField } from '../login/FormField.tsx';
+import { FormField } from '../../components/form/FormField.tsx';
 import { countryOptions, kycText } from './kycText.ts';
 import { UploadBox } from './UploadBox.tsx';
 import type { ScreenSend } from '../../hooks/useScreenActor.ts';

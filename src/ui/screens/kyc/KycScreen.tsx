@@ -7,14 +7,14 @@ import type { KycStateName } from '../../../machines/kycMachine.ts';
 import { PRODUCT_NAME } from '../../../protocol/user.ts';
 import { useSessionSend } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
-import { SettingsNav } from '../settings/SettingsNav.tsx';
-import '../settings/settings.css';
+import { SettingsNav } from '../../components/settings/SettingsNav.tsx';
+import '../../components/settings/settings.css';
 import { Button } from '../../components/Button.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { KycForm } from './KycForm.tsx';
 import { KycStatusPanel, RejectionNotice } from './KycStatusPanel.tsx';
 import { kycText } from './kycText.ts';
-import '../login/auth.css';
+import '../../components/form/auth.css';
 import './kyc.css';
 
 /** The core's KYC form actor (src/core/screenMachines.ts). */

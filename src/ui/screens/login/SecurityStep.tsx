@@ -2,12 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthType } from '../../../protocol/user.ts';
 import { Button } from '../../components/Button.tsx';
-import { checkCode } from './authValidation.ts';
-import type { AuthErrorKey } from './authValidation.ts';
-import { errorText } from './errorText.ts';
-import { FormField } from './FormField.tsx';
-import { SendCodeButton } from './SendCodeButton.tsx';
-import { useCountdown } from './useCountdown.ts';
+import { checkCode } from '../../components/form/authValidation.ts';
+import type { AuthErrorKey } from '../../components/form/authValidation.ts';
+import { errorText } from '../../components/form/errorText.ts';
+import { FormField } from '../../components/form/FormField.tsx';
+import { SendCodeButton } from '../../components/form/SendCodeButton.tsx';
+import { useCountdown } from '../../components/form/useCountdown.ts';
 
 export interface SecurityStepProps {
   authType: AuthType;

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useAppCore, useMarketSocket, useSession } from '../../app/AppCoreProvider.tsx';
+import { useAppCore, useMarketSocket } from '../../app/AppCoreProvider.tsx';
 import { useMarketFavorites } from '../../hooks/useMarketFavorites.ts';
 import { useMarketTickers } from '../../hooks/useMarketTickers.ts';
 import { useViewState } from '../../hooks/useViewState.ts';
@@ -11,14 +11,13 @@ const EVERY = () => true;
 
 /**
  * /market (SPEC §2): connects {@link MarketView} to the app core: live tickers, the market
- * socket status, the user's favourites (per uid, through the Storage port) and navigation.
+ * socket status, the user's favourites (per user, src/core/favorites.ts) and navigation.
  */
 export function MarketScreen() {
   const core = useAppCore();
-  const session = useSession();
   const socket = useMarketSocket();
   const market = useMarketTickers({ sparks: EVERY });
-  const favorites = useMarketFavorites(core.ports.storage, session.loggedIn ? (session.userInfo?.id ?? null) : null);
+  const favorites = useMarketFavorites(core.favorites);
   const navigate = useNavigate();
   // The kind and category tabs and the sort are view state (issue 16): in the record, shown again by a replay.
   const [list, setList] = useViewState<MarketListState>('market.list', DEFAULT_LIST_STATE, isMarketListState);

@@ -22,7 +22,7 @@ import {
   type CategoryTab,
   type Sort,
   type SortKey,
-} from './marketList.ts';
+} from '../../components/market/marketList.ts';
 import '../../components/market/market.css';
 
 export interface MarketViewProps {

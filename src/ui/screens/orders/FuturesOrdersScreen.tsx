@@ -12,13 +12,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Tabs } from '../../components/Tabs.tsx';
 import { Pager } from '../../components/Pager.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { fillColumns, ledgerColumns, orderColumns, RowList } from './columns.tsx';
+import { fillColumns, ledgerColumns, orderColumns, RowList } from '../../components/history/columns.tsx';
 import { EMPTY_FILTERS, ORDER_TABS, type HistoryFilters, type OrderTab } from './historyQuery.ts';
 import { OrderFilters } from './OrderFilters.tsx';
 import { useHistoryPage } from './useHistoryPage.ts';
 import { orderEdits } from '../../../protocol/orderView.ts';
-import { EditOrderDialog, editedText } from '../trade/PositionDialogs.tsx';
-import './orders.css';
+import { EditOrderDialog, editedText } from '../../components/positions/PositionDialogs.tsx';
+import '../../components/history/orders.css';
 
 const TAB_LABEL = { open: 'tabOpen', history: 'tabHistory', trades: 'tabTrades', ledger: 'tabLedger' } as const;
 

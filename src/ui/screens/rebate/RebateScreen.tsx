@@ -7,12 +7,12 @@ import { useCopy } from '../../hooks/useCopy.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
 import { isPage, useViewState } from '../../hooks/useViewState.ts';
 import { formatStatement } from '../../../format/number.ts';
-import { RowList, type Column } from '../orders/columns.tsx';
+import { RowList, type Column } from '../../components/history/columns.tsx';
 import { formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { InviteQr } from './InviteQr.tsx';
-import { absoluteLink, useInvitees, useReferralSummary } from './useReferral.ts';
-import '../orders/orders.css';
+import { absoluteLink, useInvitees, useReferralSummary } from '../../hooks/useReferral.ts';
+import '../../components/history/orders.css';
 import './rebate.css';
 
 /**

@@ -4,10 +4,10 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import type { RegisterBody } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
-import { AuthLayout } from '../login/AuthLayout.tsx';
-import { errorText } from '../login/errorText.ts';
-import { FormField } from '../login/FormField.tsx';
-import { PasswordCodeForm } from '../login/PasswordCodeForm.tsx';
+import { AuthLayout } from '../../components/form/AuthLayout.tsx';
+import { errorText } from '../../components/form/errorText.ts';
+import { FormField } from '../../components/form/FormField.tsx';
+import { PasswordCodeForm } from '../../components/form/PasswordCodeForm.tsx';
 
 /**
  * /register (SPEC §2, §5). The referral code is optional and prefilled from `?code=` (the

@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ResetPasswordBody } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
-import { AuthLayout } from '../login/AuthLayout.tsx';
-import { PasswordCodeForm } from '../login/PasswordCodeForm.tsx';
+import { AuthLayout } from '../../components/form/AuthLayout.tsx';
+import { PasswordCodeForm } from '../../components/form/PasswordCodeForm.tsx';
 
 /**
  * /reset-password (SPEC §2, §9): email, mailed code, new password twice, and the notice that

@@ -6,11 +6,11 @@ import { errorMessage } from '../../../api/client.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { Avatar } from '../../components/Avatar.tsx';
 import { Button } from '../../components/Button.tsx';
-import { AVATAR_ACCEPT, checkAvatarFile } from '../login/authValidation.ts';
-import type { AuthErrorKey } from '../login/authValidation.ts';
-import { errorText } from '../login/errorText.ts';
+import { AVATAR_ACCEPT, checkAvatarFile } from '../../components/form/authValidation.ts';
+import type { AuthErrorKey } from '../../components/form/authValidation.ts';
+import { errorText } from '../../components/form/errorText.ts';
 import { modifyInfo } from './modifyInfo.ts';
-import '../login/auth.css';
+import '../../components/form/auth.css';
 
 /**
  * Avatar row: choose a jpg/jpeg/png file (checked on the client: type and at most 2 MB),

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { PositionPrefs } from '../../../core/positionPrefs.ts';
 import { useAppCore } from '../../app/AppCoreProvider.tsx';
 import { useCurrent } from '../../hooks/useCurrent.ts';
-import '../trade/positions.css';
+import '../../components/positions/positions.css';
 
 /**
  * The trading confirmations of /my/settings/preference (issue 14): 'Do not ask again' in the close

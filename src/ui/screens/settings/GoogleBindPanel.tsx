@@ -7,11 +7,11 @@ import type { GoogleCodeResult } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { checkCode } from '../login/authValidation.ts';
-import type { AuthErrorKey } from '../login/authValidation.ts';
-import { errorText } from '../login/errorText.ts';
-import { FormField } from '../login/FormField.tsx';
-import '../login/auth.css';
+import { checkCode } from '../../components/form/authValidation.ts';
+import type { AuthErrorKey } from '../../components/form/authValidation.ts';
+import { errorText } from '../../components/form/errorText.ts';
+import { FormField } from '../../components/form/FormField.tsx';
+import '../../components/form/auth.css';
 
 export interface GoogleBindPanelProps {
   /** Called after the server accepted the code (the caller refetches user info). */

@@ -4,11 +4,11 @@ import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
-import { checkNickname } from '../login/authValidation.ts';
-import type { AuthErrorKey } from '../login/authValidation.ts';
-import { errorText } from '../login/errorText.ts';
-import { FormField } from '../login/FormField.tsx';
-import '../login/auth.css';
+import { checkNickname } from '../../components/form/authValidation.ts';
+import type { AuthErrorKey } from '../../components/form/authValidation.ts';
+import { errorText } from '../../components/form/errorText.ts';
+import { FormField } from '../../components/form/FormField.tsx';
+import '../../components/form/auth.css';
 import { modifyInfo } from './modifyInfo.ts';
 
 /** Nickname row: shows the nickname, Edit opens an inline input (1-20 characters) with Save. */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ModifyPasswordBody } from '../../../protocol/user.ts';
 import { useApi, useSessionSend } from '../../app/AppCoreProvider.tsx';
-import { PasswordCodeForm } from '../login/PasswordCodeForm.tsx';
+import { PasswordCodeForm } from '../../components/form/PasswordCodeForm.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 
 /**

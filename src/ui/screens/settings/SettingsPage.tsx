@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
-import { SettingsNav } from './SettingsNav.tsx';
-import './settings.css';
+import { SettingsNav } from '../../components/settings/SettingsNav.tsx';
+import '../../components/settings/settings.css';
 
 /**
  * Frame of one settings screen: the account centre's frame (side navigation on desktop, like every

@@ -16,7 +16,7 @@ import type { LivePosition as Position } from '../../../streams/positionFigures.
 import type { HistoryList } from '../../../core/tradingApi.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useViewState } from '../../hooks/useViewState.ts';
-import { CloseAllDialog, CloseDialog, EditOrderDialog, editedText, TpslDialog } from './PositionDialogs.tsx';
+import { CloseAllDialog, CloseDialog, EditOrderDialog, editedText, TpslDialog } from '../../components/positions/PositionDialogs.tsx';
 import { orderEdits, orderLimitPrice, orderTrigger } from '../../../protocol/orderView.ts';
 import { isDemoCredit } from '../../../protocol/demoCredit.ts';
 import type { TradingAccount } from './useTradingAccount.ts';

@@ -23,7 +23,7 @@ import {
 import { formatScaled, parseScaled, SCALE } from '../../../protocol/decimal.ts';
 import { TransferDialog, useTransferDialog } from '../../components/transfer/TransferDialog.tsx';
 import type { TransferTarget } from '../../components/transfer/transferForm.ts';
-import { useBalances } from '../assets/useAccountData.ts';
+import { useBalances } from '../../components/account/useAccountData.ts';
 import type { ContractKind, SymbolInfo } from '../../../protocol/market.ts';
 import type { NetPreview } from '../../../protocol/netting.ts';
 import { TIME_IN_FORCE, TRADE_MSG, TRIGGER_BY } from '../../../protocol/trading.ts';
@@ -32,7 +32,7 @@ import { Button } from '../../components/Button.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useLoginHref } from '../../hooks/useLoginHref.ts';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
-import { labelled } from '../wallet/walletModel.ts';
+import { labelled } from '../../components/wallet/walletModel.ts';
 import type { TradingAccount } from './useTradingAccount.ts';
 import './orderForm.css';
 
@@ -173,7 +173,7 @@ function OrderTicket({ info, contract, available, lastPrice, markPrice, pickedPr
   const [actor, send] = useScreenActor({
     name: 'order',
     contract,
-    input: { symbol: info.symbol, rules: rulesOf(info), newId: () => core.ports.random.id(), draft: { leverage: Math.min(10, info.maxLever) } },
+    input: { symbol: info.symbol, rules: rulesOf(info), newId: () => core.newId(), draft: { leverage: Math.min(10, info.maxLever) } },
   });
   const state = useSelector(actor, (s) => s.value as string);
   const draft = useSelector(actor, (s) => s.context.draft);

@@ -24,8 +24,6 @@ import { useTradeMarket } from './useTradeMarket.ts';
 import { useTradingAccount } from './useTradingAccount.ts';
 import './trade.css';
 
-/** Storage key of the last trade pair (SPEC §3); the /mFutures and /stdFuture redirects read it. */
-export const TRADE_PAIR_KEY = 'trade_pair';
 export const DEFAULT_INTERVAL: KlineInterval = '15m';
 
 /** Route base of each contract kind's trade screen. */
@@ -86,10 +84,10 @@ export function TradeScreen({ contract }: { contract: ContractKind }) {
   const [mobileTab, setMobileTab] = useViewState<MobileTab>('trade.mobileTab', 'chart', oneOf(MOBILE_TABS));
   const [accountTab, setAccountTab] = useViewState<AccountTab>('trade.accountTab', 'positions', oneOf(ACCOUNT_TABS));
   const [picked, setPicked] = useState<{ price: string; n: number } | null>(null);
-  const newId = useCallback(() => core.ports.random.id(), [core]);
+  const newId = useCallback(() => core.newId(), [core]);
 
   useEffect(() => {
-    core.ports.storage.set(TRADE_PAIR_KEY, symbol);
+    core.device.setTradePair(symbol);
   }, [core, symbol]);
 
   const info = market.info;

@@ -9,13 +9,13 @@ import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
-import { FormField } from '../login/FormField.tsx';
-import { SendCodeButton } from '../login/SendCodeButton.tsx';
-import { useMailCode } from '../login/useMailCode.ts';
-import { CoinNetworkPickers } from './WalletPickers.tsx';
-import { walletText } from './walletModel.ts';
-import '../login/auth.css';
-import './wallet.css';
+import { FormField } from '../../components/form/FormField.tsx';
+import { SendCodeButton } from '../../components/form/SendCodeButton.tsx';
+import { useMailCode } from '../../components/form/useMailCode.ts';
+import { CoinNetworkPickers } from '../../components/wallet/WalletPickers.tsx';
+import { walletText } from '../../components/wallet/walletModel.ts';
+import '../../components/form/auth.css';
+import '../../components/wallet/wallet.css';
 
 type Send = (e: AddressBookEvent) => void;
 

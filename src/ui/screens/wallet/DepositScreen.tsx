@@ -11,16 +11,16 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { Button } from '../../components/Button.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { formatCoinAmount } from '../assets/money.ts';
-import { RowList, type Column } from '../orders/columns.tsx';
+import { formatCoinAmount } from '../../components/account/money.ts';
+import { RowList, type Column } from '../../components/history/columns.tsx';
 import { formatDateTime } from '../../../format/date.ts';
 import { useDepositActor } from './useDepositActor.ts';
 import { useLiveRows } from './useLiveRows.ts';
-import { CoinNetworkPickers } from './WalletPickers.tsx';
+import { CoinNetworkPickers } from '../../components/wallet/WalletPickers.tsx';
 import { DepositStatus } from './StatusChip.tsx';
-import { walletText } from './walletModel.ts';
-import '../orders/orders.css';
-import './wallet.css';
+import { walletText } from '../../components/wallet/walletModel.ts';
+import '../../components/history/orders.css';
+import '../../components/wallet/wallet.css';
 
 const api = (p: string) => p.replace(/^\/api/, '');
 

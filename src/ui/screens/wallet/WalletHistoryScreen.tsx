@@ -10,14 +10,14 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { WALLET_LABEL } from '../../components/transfer/walletLabels.ts';
 import { useLiveGet } from '../../hooks/useLiveGet.ts';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { formatCoinAmount } from '../assets/money.ts';
-import { RowList, type Column } from '../orders/columns.tsx';
+import { formatCoinAmount } from '../../components/account/money.ts';
+import { RowList, type Column } from '../../components/history/columns.tsx';
 import { dayEndMs, dayStartMs, formatDateTime } from '../../../format/date.ts';
 import { Pager } from '../../components/Pager.tsx';
 import { HistoryStatus } from './StatusChip.tsx';
-import { walletText } from './walletModel.ts';
-import '../orders/orders.css';
-import './wallet.css';
+import { walletText } from '../../components/wallet/walletModel.ts';
+import '../../components/history/orders.css';
+import '../../components/wallet/wallet.css';
 
 export interface WalletHistoryFilters {
   type: '' | HistoryType;

@@ -7,12 +7,12 @@ import { useApi } from '../../app/AppCoreProvider.tsx';
 import { Button } from '../../components/Button.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { useDevice } from '../../hooks/usePrefs.ts';
-import { formatCoinAmount } from '../assets/money.ts';
-import { RowList, type Column } from '../orders/columns.tsx';
+import { formatCoinAmount } from '../../components/account/money.ts';
+import { RowList, type Column } from '../../components/history/columns.tsx';
 import { formatDateTime } from '../../../format/date.ts';
 import { WithdrawalStatusChip } from './StatusChip.tsx';
 import { useLiveRows } from './useLiveRows.ts';
-import { walletText } from './walletModel.ts';
+import { walletText } from '../../components/wallet/walletModel.ts';
 
 const path = (p: string) => p.replace(/^\/api/, '');
 

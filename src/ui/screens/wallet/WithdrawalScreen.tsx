@@ -7,19 +7,19 @@ import { formatDateTime } from '../../../format/date.ts';
 import { useSession } from '../../app/AppCoreProvider.tsx';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';
 import { Button } from '../../components/Button.tsx';
-import { formatCoinAmount, inputDecimals } from '../assets/money.ts';
+import { formatCoinAmount, inputDecimals } from '../../components/account/money.ts';
 import { formatBalance } from '../../../format/number.ts';
 import { sanitizeAmountInput } from '../../../protocol/decimal.ts';
-import { FormField } from '../login/FormField.tsx';
-import { SendCodeButton } from '../login/SendCodeButton.tsx';
-import { useMailCode } from '../login/useMailCode.ts';
+import { FormField } from '../../components/form/FormField.tsx';
+import { SendCodeButton } from '../../components/form/SendCodeButton.tsx';
+import { useMailCode } from '../../components/form/useMailCode.ts';
 import { useWithdrawalActor } from './useWithdrawalActor.ts';
-import { CoinNetworkPickers, PickField } from './WalletPickers.tsx';
+import { CoinNetworkPickers, PickField } from '../../components/wallet/WalletPickers.tsx';
 import { WithdrawalList } from './WithdrawalList.tsx';
-import { hoursMinutes, labelled, walletText } from './walletModel.ts';
-import '../login/auth.css';
-import '../orders/orders.css';
-import './wallet.css';
+import { hoursMinutes, labelled, walletText } from '../../components/wallet/walletModel.ts';
+import '../../components/form/auth.css';
+import '../../components/history/orders.css';
+import '../../components/wallet/wallet.css';
 
 /** SPEC §9 lock banner: the wording of the screen that set it, and the time left. */
 function LockBanner({ lock, onRefresh }: { lock: NonNullable<WithdrawInfo['lock']>; onRefresh: () => void }) {

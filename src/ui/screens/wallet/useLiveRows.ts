@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Page } from '../../../protocol/envelope.ts';
 import { useUserFrames } from '../../app/AppCoreProvider.tsx';
 import { useLiveGet, type Load } from '../../hooks/useLiveGet.ts';
-import { mergeLive } from './walletModel.ts';
+import { mergeLive } from '../../components/wallet/walletModel.ts';
 
 /**
  * The newest rows of a money list (deposits or withdrawals) kept live: the first page is fetched
