@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { transformWithOxc } from 'vite';
 import { logTextOf } from '../headless.ts';
 import { describe, diffRuns, type DiffReport } from '../../src/core/replay/diff.ts';
-import { buildInspectorIndex, machineStates, type InspectorIndex } from '../../src/core/replay/inspect.ts';
+import { machineStates } from '../../src/core/replay/inspect.ts';
 import { parseReplayText, ReplayParseError, type ParsedLog } from '../../src/core/replay/parse.ts';
+import { buildLazyIndex, lineStartsOf, type LazyIndex } from './lazyIndex.ts';
 
 /**
  * `npm run replay -- --inspect <bundle-or-fixture> [--diff <other>]` (docs/REPLAY.md "Inspector"):
@@ -18,8 +19,9 @@ import { parseReplayText, ReplayParseError, type ParsedLog } from '../../src/cor
  * - `/__replay/log.jsonl`: the loaded log, and the built app (dist/) at every other path, so the
  *   page's iframe opens the REAL app at `/?replay=/__replay/log.jsonl` (src/core/replay/browserReplay.ts)
  *   and steps it with `window.__rftReplay.stepTo(seq)`. `/api/*` is refused: nothing leaves the log.
- * The state at a seq comes from the time-travel index (src/core/replay/inspect.ts), built once
- * per loaded log by the same headless replay as `npm run replay`.
+ * The state at a seq comes from the time-travel index (replay/inspector/lazyIndex.ts: the log's
+ * bytes, per-record state operations and packed checkpoints), built once per loaded log by the same
+ * headless replay as `npm run replay`; records are parsed again from their lines when asked for.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,12 +55,10 @@ export interface InspectorOptions {
 
 interface Loaded {
   name: string;
-  text: string;
-  log: ParsedLog;
-  index: InspectorIndex;
+  /** The log as loaded (UTF-8), served to the app's replay and read again for records. */
+  bytes: Buffer;
+  index: LazyIndex;
   env: Record<string, unknown> | null;
-  /** [seq, t, kind, label] per record. */
-  rows: [number, number, string, string][];
   loadMs: number;
 }
 
@@ -69,7 +69,11 @@ export interface Inspector {
   loaded(): { records: number; loadMs: number; every: number };
 }
 
-async function load(input: InspectorInput, every: number, hashEveryRecord: boolean): Promise<Loaded> {
+/**
+ * Parses and indexes one log. The parsed log is handed back for `--diff` and then dropped: the
+ * index keeps the bytes, not the records.
+ */
+async function load(input: InspectorInput, every: number, hashEveryRecord: boolean): Promise<{ loaded: Loaded; log: ParsedLog }> {
   const started = performance.now();
   let log: ParsedLog;
   try {
@@ -78,14 +82,24 @@ async function load(input: InspectorInput, every: number, hashEveryRecord: boole
     if (e instanceof ReplayParseError) throw new Error(`${input.name}: ${e.message}`, { cause: e });
     throw e;
   }
-  const index = await buildInspectorIndex(log, { every, hashEveryRecord });
+  const bytes = Buffer.from(input.text, 'utf8');
+  const index = await buildLazyIndex(log, { bytes, lineStarts: lineStartsOf(bytes) }, { every, hashEveryRecord });
   const env = (log.meta.find((m) => m.kind === 'env') ?? log.records.find((r) => r.kind === 'env') ?? null) as Record<string, unknown> | null;
-  const rows = log.records.map((r) => [r.seq, r.t, r.kind, describe(r).replace(/^#\d+ t=\d+ \S+ ?/, '')] as [number, number, string, string]);
-  return { name: input.name, text: input.text, log, index, env, rows, loadMs: performance.now() - started };
+  return { loaded: { name: input.name, bytes, index, env, loadMs: performance.now() - started }, log };
 }
 
-function diffOf(a: Loaded, b: Loaded): { report: DiffReport; seqA: number | null; seqB: number | null; message: string } {
-  const report = diffRuns(a.log, a.index.result, b.log, b.index.result);
+/** [seq, t, kind, label] of every record (read again from the log: the timeline is asked for once per page). */
+function rowsOf(index: LazyIndex): [number, number, string, string][] {
+  const rows = new Array<[number, number, string, string]>(index.length);
+  for (let i = 0; i < index.length; i++) {
+    const r = index.recordAt(i);
+    rows[i] = [r.seq, r.t, r.kind, describe(r).replace(/^#\d+ t=\d+ \S+ ?/, '')];
+  }
+  return rows;
+}
+
+function diffOf(a: Loaded, logA: ParsedLog, b: Loaded, logB: ParsedLog): { report: DiffReport; seqA: number | null; seqB: number | null; message: string } {
+  const report = diffRuns(logA, a.index.result, logB, b.index.result);
   const seqA = report.firstRecord?.a?.seq ?? report.firstHash?.seqA ?? null;
   const seqB = report.firstRecord?.b?.seq ?? report.firstHash?.seqB ?? null;
   let message: string;
@@ -95,6 +109,13 @@ function diffOf(a: Loaded, b: Loaded): { report: DiffReport; seqA: number | null
     message = `The logs part at event ${report.firstRecord.index + 1}: ${a.name} ${ra ? describe(ra) : '(log ended)'} | ${b.name} ${rb ? describe(rb) : '(log ended)'}`;
   } else message = `The states part after event ${(report.firstHash?.index ?? 0) + 1}: ${a.name} #${seqA ?? '-'}, ${b.name} #${seqB ?? '-'}`;
   return { report, seqA, seqB, message };
+}
+
+/** The log and the one it is compared with: their parsed records live only until they are diffed. */
+async function loadPair(input: InspectorInput, against: InspectorInput | undefined, every: number) {
+  const a = await load(input, every, against !== undefined);
+  const b = against ? await load(against, every, true) : null;
+  return { current: a.loaded, other: b ? b.loaded : null, diff: b ? diffOf(a.loaded, a.log, b.loaded, b.log) : null };
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -128,10 +149,12 @@ function readBody(req: IncomingMessage, max = 64 * 1024 * 1024): Promise<string>
 export async function startInspector(opts: InspectorOptions): Promise<Inspector> {
   const dist = resolve(opts.dist ?? 'dist');
   const every = opts.every ?? 200;
-  const diffing = opts.diff !== undefined;
-  let current = await load(opts.log, every, diffing);
-  let other = opts.diff ? await load(opts.diff, every, true) : null;
-  let diff = other ? diffOf(current, other) : null;
+  const listenPort = opts.port ?? 0;
+  // NOTE: no closure below names `opts`: it holds the logs' texts, which must not outlive the load.
+  const initial = await loadPair(opts.log, opts.diff, every);
+  let current = initial.current;
+  let other = initial.other;
+  let diff = initial.diff;
 
   const pageTs = readFileSync(join(here, 'page.ts'), 'utf8');
   const pageJs = (await transformWithOxc(pageTs, 'page.ts', { lang: 'ts' })).code;
@@ -140,13 +163,13 @@ export async function startInspector(opts: InspectorOptions): Promise<Inspector>
 
   const timeline = () => ({
     name: current.name,
-    records: current.rows,
+    records: rowsOf(current.index),
     env: current.env,
     every: current.index.every,
     loadMs: Math.round(current.loadMs),
     finalHash: current.index.result.final.hash,
     divergences: current.index.result.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`),
-    other: other ? { name: other.name, records: other.rows } : null,
+    other: other ? { name: other.name, records: rowsOf(other.index) } : null,
     diff: diff ? { seqA: diff.seqA, seqB: diff.seqB, same: diff.report.same, message: diff.message } : null,
   });
 
@@ -154,7 +177,7 @@ export async function startInspector(opts: InspectorOptions): Promise<Inspector>
     const started = performance.now();
     const idx = current.index;
     const state = idx.stateAt(seq);
-    const rec = idx.records.find((r) => r.seq === seq) ?? null;
+    const rec = idx.record(seq);
     return {
       seq,
       record: rec,
@@ -193,17 +216,17 @@ export async function startInspector(opts: InspectorOptions): Promise<Inspector>
         try {
           const text = await readBody(req);
           const name = basename(url.searchParams.get('name') ?? 'dropped.jsonl');
-          current = await load({ name, text }, every, false);
+          current = (await load({ name, text }, every, false)).loaded;
           other = null;
           diff = null;
-          return json(res, 200, { ok: true, name, records: current.rows.length });
+          return json(res, 200, { ok: true, name, records: current.index.length });
         } catch (e) {
           return json(res, 400, { error: e instanceof Error ? e.message : String(e) });
         }
       }
       if (p === '/__replay/log.jsonl') {
         res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
-        return res.end(current.text);
+        return res.end(current.bytes);
       }
       if (p === '/' && !url.searchParams.has('replay')) {
         res.writeHead(302, { location: '/__inspector/' });
@@ -226,12 +249,12 @@ export async function startInspector(opts: InspectorOptions): Promise<Inspector>
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
+    server.listen(listenPort, '127.0.0.1', () => ok());
   });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/__inspector/`,
-    loaded: () => ({ records: current.rows.length, loadMs: current.loadMs, every: current.index.every }),
+    loaded: () => ({ records: current.index.length, loadMs: current.loadMs, every: current.index.every }),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
