@@ -47,6 +47,33 @@ describe('replay ports', () => {
     expect(c.divergences.map((d) => d.message)).toEqual(['request POST /w differs from the recording (seq 7)']);
   });
 
+  it('more reads here than recorded (refetches merged there, not here): a later identical read shares the oldest unanswered one; a write never does', async () => {
+    // Recorded: two reloads of /list (answers 'old' then 'new'); here the screen read twice more
+    // before the first recorded reload (an effect that ran late under load), taking both entries.
+    const log = recs([
+      { t: 0, kind: 'http.request', id: 1, method: 'GET', path: '/list', query: { p: 1 } },
+      { t: 1, kind: 'http.request', id: 2, method: 'GET', path: '/list', query: { p: 1 } },
+      { t: 2, kind: 'http.response', id: 1, envelope: { code: 200, msg: 'old', data: 1 } },
+      { t: 3, kind: 'http.response', id: 2, envelope: { code: 200, msg: 'new', data: 2 } },
+      { t: 4, kind: 'http.request', id: 3, method: 'POST', path: '/w', body: { n: 1 } },
+      { t: 5, kind: 'http.response', id: 3, envelope: { code: 200, msg: 'w', data: null } },
+    ]);
+    const c = createReplayPorts(log, 0);
+    const msg = (o: { kind: string; envelope?: { msg: string } }) => (o.kind === 'envelope' ? o.envelope?.msg : o.kind);
+    const read = () => c.ports.http.request({ method: 'GET', path: '/list', query: { p: 1 } });
+    const early1 = read();
+    const early2 = read();
+    const [r1, r2] = [read(), read()]; // the recorded reloads: no entry left, each shares one
+    const fifth = read(); // nothing left to share: a divergence
+    for (const r of log.slice(0, 4)) c.deliver(r);
+    expect([msg(await early1), msg(await early2), msg(await r1), msg(await r2), msg(await fifth)]).toEqual(['old', 'new', 'old', 'new', 'networkError']);
+    expect(c.divergences.map((d) => d.message)).toEqual(['no recorded request left for GET /list']);
+    const w1 = c.ports.http.request({ method: 'POST', path: '/w', body: { n: 1 } });
+    const w2 = await c.ports.http.request({ method: 'POST', path: '/w', body: { n: 1 } });
+    c.deliver(log[5] as (typeof log)[number]);
+    expect([msg(await w1), msg(w2)]).toEqual(['w', 'networkError']);
+  });
+
   it('reports (never guesses) a request the log does not have or whose body differs', async () => {
     const log = recs([
       { t: 0, kind: 'http.request', id: 1, method: 'POST', path: '/user/login', body: { email: 'a@b.c' } },
