@@ -123,21 +123,33 @@ export function demoToken(request: APIRequestContext): Promise<string> {
 }
 
 /**
- * Full-page screenshots of the current page in both themes (`screenshots/<name>-dark.png`,
- * `-light.png`), switching the root theme class in place and waiting out the colour transitions;
- * leaves the page dark.
+ * Full-page screenshots of the current page in both themes (`<dir>/<name>-dark.png`, `-light.png`;
+ * `dir` defaults to `screenshots`), switching the root theme class in place and waiting out the
+ * colour transitions; `check` runs in each theme before its photo (an axe sweep, say); leaves the
+ * page dark.
  */
-export async function themeShots(page: Page, name: string): Promise<void> {
+export async function themeShots(
+  page: Page,
+  name: string,
+  opts: { dir?: string; settleMs?: number; check?: (theme: 'dark' | 'light') => Promise<void> } = {},
+): Promise<void> {
   for (const theme of ['dark', 'light'] as const) {
     await page.evaluate((t) => {
       document.documentElement.classList.remove('theme-dark', 'theme-light');
       document.documentElement.classList.add(`theme-${t}`);
     }, theme);
-    await page.waitForTimeout(400); // let colour transitions finish
-    await page.screenshot({ path: `screenshots/${name}-${theme}.png`, fullPage: true });
+    await page.waitForTimeout(opts.settleMs ?? 400); // let colour transitions finish
+    await opts.check?.(theme);
+    await page.screenshot({ path: `${opts.dir ?? 'screenshots'}/${name}-${theme}.png`, fullPage: true });
   }
   await page.evaluate(() => {
     document.documentElement.classList.remove('theme-light');
     document.documentElement.classList.add('theme-dark');
   });
+}
+
+/** `desktop` or `<small>` (a phone) by the page's viewport width, for screenshot names. */
+export function sizeTag(page: Page, small: string): string {
+  const vp = page.viewportSize();
+  return vp && vp.width < 600 ? small : 'desktop';
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { apiSignUp, lastMailId, mailCode, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { apiSignUp, lastMailId, mailCode, presetStorage, sizeTag, themeShots, uniqueEmail } from './authHelpers.ts';
 import { operatorHeaders } from './operator.ts';
 
 /**
@@ -33,22 +33,7 @@ async function ok(p: Promise<Env>): Promise<unknown> {
 }
 
 /** Both themes of the current page, at the current viewport. */
-async function shots(page: Page, name: string): Promise<void> {
-  const vp = page.viewportSize();
-  const tag = vp && vp.width < 600 ? 'mobile' : 'desktop';
-  for (const theme of ['dark', 'light'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.classList.remove('theme-dark', 'theme-light');
-      document.documentElement.classList.add(`theme-${t}`);
-    }, theme);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${SHOTS}/${name}-${tag}-${theme}.png`, fullPage: true });
-  }
-  await page.evaluate(() => {
-    document.documentElement.classList.remove('theme-light');
-    document.documentElement.classList.add('theme-dark');
-  });
-}
+const shots = (page: Page, name: string): Promise<void> => themeShots(page, `${name}-${sizeTag(page, 'mobile')}`, { dir: SHOTS, settleMs: 300 });
 
 async function noSidewaysScroll(page: Page): Promise<void> {
   const { sw, w } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { apiSignUp, lastMailId, mailCode, presetStorage, uniqueEmail } from './authHelpers.ts';
+import { apiSignUp, lastMailId, mailCode, presetStorage, sizeTag, themeShots, uniqueEmail } from './authHelpers.ts';
 import { axeSerious } from './axe.ts';
 
 /**
@@ -18,19 +18,13 @@ mkdirSync(SHOTS, { recursive: true });
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const OTHER = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 
-async function shots(page: Page, name: string): Promise<void> {
-  const vp = page.viewportSize();
-  const tag = vp && vp.width < 600 ? 'phone' : 'desktop';
-  for (const theme of ['dark', 'light'] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.classList.remove('theme-dark', 'theme-light');
-      document.documentElement.classList.add(`theme-${t}`);
-    }, theme);
-    await page.waitForTimeout(300);
-    expect(await axeSerious(page), `${name} ${theme}`).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/${name}-${tag}-${theme}.png`, fullPage: true });
-  }
-}
+/** Both themes of the current page (no serious axe violation in either), at the current viewport. */
+const shots = (page: Page, name: string): Promise<void> =>
+  themeShots(page, `${name}-${sizeTag(page, 'phone')}`, {
+    dir: SHOTS,
+    settleMs: 300,
+    check: async (theme) => expect(await axeSerious(page), `${name} ${theme}`).toEqual([]),
+  });
 
 for (const vp of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   test.describe(`withdrawal safety at ${vp.width}x${vp.height}`, () => {

@@ -3,8 +3,8 @@ import { DAILY_WITHDRAW_LIMIT_USDT, MONEY_PATHS, WALLET_MSG } from '../../src/pr
 import type { AddressBook, LimitRefusal, Withdrawal, WithdrawInfo } from '../../src/protocol/wallet.ts';
 import { withdrawSafetyMsg } from '../../src/protocol/withdrawSafety.ts';
 import { formatAddress } from '../../server/money/addresses.ts';
-import { call, sendCode } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { call } from './harness.ts';
+import { api, HOUR, TRON, EVM, BTC, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
 /**
@@ -15,13 +15,8 @@ import type { MoneyHarness } from './moneyHarness.ts';
  * pending + approved of the last 24 h valued at the convert price, cancelled ones not counted).
  */
 
-const api = (p: string): string => p.replace(/^\/api/, '');
-const HOUR = 3_600_000;
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const TRON2 = formatAddress('tron', new Uint8Array(20).fill(7));
 const TRON3 = formatAddress('tron', new Uint8Array(20).fill(9));
-const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
 let m: MoneyHarness;
 beforeAll(async () => {
@@ -29,10 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => m.close());
 
-async function code(email: string, token: string): Promise<string> {
-  m.h.clock.advance(61_000);
-  return sendCode(m.h, email, 'security', token);
-}
+const code = (email: string, token: string): Promise<string> => m.securityCode(email, token);
 const book = (token: string) => call<AddressBook>(m.h, api(MONEY_PATHS.addresses), { token });
 const add = (token: string, body: Record<string, unknown>) =>
   call<AddressBook>(m.h, api(MONEY_PATHS.addresses), { token, body: { coin: 'USDT', network: 'TRC20', address: TRON, label: 'Cold wallet', ...body } });

@@ -4,10 +4,9 @@ import type { Conversion, Quote } from '../../src/protocol/convert.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { LedgerEntry } from '../../src/protocol/trading.ts';
 import { call } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { api, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
-const api = (p: string): string => p.replace(/^\/api/, '');
 
 let m: MoneyHarness;
 beforeAll(async () => {

@@ -4,10 +4,9 @@ import type { Page } from '../../src/protocol/envelope.ts';
 import { CHAIN_RULES, MONEY_PATHS, WALLET_MSG } from '../../src/protocol/wallet.ts';
 import type { ChainRule, Deposit, DepositAddress } from '../../src/protocol/wallet.ts';
 import { call } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { api, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
-const api = (p: string): string => p.replace(/^\/api/, '');
 
 let m: MoneyHarness;
 beforeAll(async () => {

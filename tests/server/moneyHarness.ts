@@ -7,8 +7,16 @@ import { ControlledMarketSource } from '../../server/trading/controlledSource.ts
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import type { UserFrame } from '../../server/ws/userBus.ts';
 import type { Balance } from '../../src/protocol/trading.ts';
-import { call, login, register, startServer, T0 } from './harness.ts';
+import { call, login, register, sendCode, startServer, T0 } from './harness.ts';
 import type { Harness, HarnessOptions } from './harness.ts';
+
+/** A path of src/protocol (`/api/...`) as the harness's `call` takes it (without `/api`). */
+export const api = (p: string): string => p.replace(/^\/api/, '');
+export const HOUR = 3_600_000;
+/** Valid withdrawal addresses (checksums pass) on TRC20, the EVM networks and Bitcoin. */
+export const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+export const BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
 /**
  * A real server (HTTP on 127.0.0.1) with the features registered exactly as server.ts does
@@ -23,6 +31,8 @@ export interface MoneyHarness {
   /** A registered, logged-in user (10 000 USDT in fund and perp) and every frame pushed to them. */
   user(email: string): Promise<{ token: string; id: number; frames: UserFrame[] }>;
   balance(token: string, wallet: string, coin: string): Promise<string>;
+  /** A fresh mail code of type 'security' (moves the clock past the resend window first). */
+  securityCode(email: string, token: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -69,6 +79,10 @@ export async function startMoney(opts: HarnessOptions = {}): Promise<MoneyHarnes
     async balance(token, wallet, coin) {
       const r = await call<Balance[]>(h, '/wallet/balances', { token });
       return r.data.find((b) => b.wallet === wallet && b.coin === coin)?.available ?? '0';
+    },
+    securityCode(email, token) {
+      h.clock.advance(61_000);
+      return sendCode(h, email, 'security', token);
     },
     close: () => h.close(),
   };

@@ -5,11 +5,9 @@ import { API_ROUTES } from '../../src/protocol/api.ts';
 import { depositAddressQuery, MONEY_PATHS, withdrawInfoQuery } from '../../src/protocol/wallet.ts';
 import type { Deposit, HistoryRow, Withdrawal } from '../../src/protocol/wallet.ts';
 import { call, sendCode } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { api, TRON, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
-const api = (p: string): string => p.replace(/^\/api/, '');
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 let m: MoneyHarness;
 beforeAll(async () => {

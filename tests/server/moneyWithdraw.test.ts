@@ -7,14 +7,9 @@ import type { GoogleCodeResult } from '../../src/protocol/user.ts';
 import { MONEY_PATHS, WALLET_MSG } from '../../src/protocol/wallet.ts';
 import type { HistoryRow, Withdrawal, WithdrawInfo, WithdrawLock } from '../../src/protocol/wallet.ts';
 import { call, createRateLimits, login, sendCode } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { api, HOUR, TRON, EVM, BTC, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
-const api = (p: string): string => p.replace(/^\/api/, '');
-const HOUR = 3_600_000;
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
 let m: MoneyHarness;
 beforeAll(async () => {
@@ -22,11 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => m.close());
 
-/** A fresh mail code of type 'security' (moves the clock past the resend window). */
-async function code(email: string, token: string): Promise<string> {
-  m.h.clock.advance(61_000);
-  return sendCode(m.h, email, 'security', token);
-}
+const code = (email: string, token: string): Promise<string> => m.securityCode(email, token);
 
 function withdraw(token: string, body: Record<string, unknown>) {
   return call<Withdrawal | WithdrawLock>(m.h, api(MONEY_PATHS.withdraw), { token, body: { coin: 'USDT', network: 'TRC20', address: TRON, amount: '100', ...body } });

@@ -11,7 +11,7 @@ import type { Notification, UnreadCount } from '../../src/protocol/notifications
 import { MONEY_PATHS } from '../../src/protocol/wallet.ts';
 import type { Withdrawal } from '../../src/protocol/wallet.ts';
 import { call, sendCode } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { api, TRON, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
 /**
@@ -23,8 +23,6 @@ import type { MoneyHarness } from './moneyHarness.ts';
  * switched off records nothing.
  */
 
-const api = (p: string): string => p.replace(/^\/api/, '');
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 interface Mail {
   to: string;

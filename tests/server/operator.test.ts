@@ -9,7 +9,7 @@ import type { Envelope } from '../../src/protocol/envelope.ts';
 import { MONEY_PATHS, WALLET_MSG } from '../../src/protocol/wallet.ts';
 import type { UserInfo } from '../../src/protocol/user.ts';
 import { call, TEST_OPERATOR_TOKEN } from './harness.ts';
-import { startMoney } from './moneyHarness.ts';
+import { TRON, startMoney } from './moneyHarness.ts';
 import type { MoneyHarness } from './moneyHarness.ts';
 
 /**
@@ -19,7 +19,6 @@ import type { MoneyHarness } from './moneyHarness.ts';
  */
 
 const OPERATOR_ROUTES = API_ROUTES.filter((r) => r.path.startsWith('/api/dev/') && r.path !== '/api/dev/outbox');
-const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 /** A body each route accepts or refuses on its own terms (never the operator check). */
 function bodyOf(path: string, email: string): object | undefined {
