@@ -358,7 +358,8 @@ export function createUserStreams(deps: UserStreamsDeps): UserStreams {
     state: () => ({
       balances: Object.fromEntries(balances),
       positions: Object.fromEntries(positions),
-      closedPositions,
+      // a copy: a state taken at one record must not grow with later closes (the inspector keeps them)
+      closedPositions: [...closedPositions],
       orders: orders.size > 0 ? Object.fromEntries(orders) : undefined,
       rejected,
       // undefined fields are left out of the hash: logs without these features hash as before
