@@ -127,6 +127,17 @@ test.describe('issue 26 layout at 1440x900', () => {
     expect(await styles(page, '[data-testid="report-problem"] h2', TITLE)).toEqual(title);
   });
 
+  test("the 'Become a lead trader' intro keeps its distance from the form's first label", async ({ page }) => {
+    await signedIn(page, 'l26apply');
+    await page.goto('/copy');
+    const apply = page.getByTestId('cp-apply');
+    const intro = apply.locator('> p.cp-muted').first();
+    const label = apply.locator('label').first();
+    await expect(label).toBeVisible();
+    const gap = (await box(label)).y - ((await box(intro)).y + (await box(intro)).height);
+    expect(gap).toBeGreaterThanOrEqual(8);
+  });
+
   test("the copy list's sparklines span their card; the dashboard's copy labels stay on one line", async ({ page }) => {
     await signedIn(page, 'l26copy');
     await page.goto('/copy');
@@ -164,6 +175,14 @@ test.describe('issue 26 layout at 390x844', () => {
       const b = card.getByRole(name === 'Transfer' ? 'button' : 'link', { name, exact: true });
       expect(inside(await box(b), outer), name).toBe(true);
     }
+  });
+
+  test("a flush list card (the dashboard's recent orders) gets no phone padding on top of its rows' own", async ({ page }) => {
+    await signedIn(page, 'l26flush');
+    await page.goto('/my/dashboard');
+    const card = page.locator('.acct-card--flush').first();
+    await expect(card).toBeVisible();
+    expect(await card.evaluate((el) => getComputedStyle(el).padding)).toBe('0px');
   });
 
   test("the trade screen's Buy / Sell bar shows on the first screen, above the app's bottom bar", async ({ page }) => {
