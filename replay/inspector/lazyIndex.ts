@@ -1,6 +1,6 @@
 import type { LogRecord } from '../../src/ports/eventLog.ts';
 import { replayLog, type ReplayOptions, type ReplayResult, type ReplayState } from '../../src/core/replay/driver.ts';
-import { jsonDiff, type StateChange } from '../../src/core/replay/inspect.ts';
+import { jsonDiff, lastAtOrBefore, type StateChange } from '../../src/core/replay/inspect.ts';
 import type { ParsedLog } from '../../src/core/replay/parse.ts';
 
 /**
@@ -420,20 +420,7 @@ export async function buildLazyIndex(log: ParsedLog, source: RecordSource | null
   });
   pool.trim();
 
-  const indexOf = (seq: number): number => {
-    // The last record with seq <= `seq` (binary search; records are in seq order).
-    let lo = 0;
-    let hi = n - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((seqs[mid] as number) <= seq) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
-  };
+  const indexOf = (seq: number): number => lastAtOrBefore(n, (i) => seqs[i] as number, seq);
   const stateAtIndex = (at: number): ReplayState | null => {
     if (at < 0) return null;
     const base = Math.floor(at / every);

@@ -271,20 +271,7 @@ export async function buildInspectorIndex(log: ParsedLog, opts: IndexOptions = {
     },
   });
 
-  const indexOf = (seq: number): number => {
-    // The last record with record.seq <= seq (binary search; records are in seq order).
-    let lo = 0;
-    let hi = records.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((records[mid]?.seq ?? Infinity) <= seq) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
-  };
+  const indexOf = (seq: number): number => lastAtOrBefore(records.length, (i) => records[i]?.seq ?? Infinity, seq);
   const stateAtIndex = (i: number): ReplayState | null => {
     if (i < 0) return null;
     const base = Math.floor(i / every);
@@ -312,4 +299,19 @@ export async function buildInspectorIndex(log: ParsedLog, opts: IndexOptions = {
       return i < 0 ? 0 : i % every;
     },
   };
+}
+
+/** The index of the last of `n` seq-ordered items whose seq (`seqAt`) is at most `seq`, or -1 (binary search). */
+export function lastAtOrBefore(n: number, seqAt: (i: number) => number, seq: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqAt(mid) <= seq) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
