@@ -3,7 +3,6 @@ import type { LogRecord } from '../../ports/eventLog.ts';
 import type { ReplayHost } from '../../ports/types.ts';
 import { createReplayHandle, takeCheckpoint, type ReplayHandle } from './driver.ts';
 import { parseReplayText, ReplayParseError } from './parse.ts';
-import type { IntentActor } from './record.ts';
 import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 
 /**
@@ -12,9 +11,12 @@ import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
  * HTTP answers and socket frames, recorded storage and randomness) instead of browser ports, and
  * exposes `window.__rftReplay` so Playwright can step it and take screenshots. No server needed.
  *
- * Differences from headless replay, on purpose: the mounted screens subscribe their own socket
- * topics, so recorded `socket.subscribe` / `socket.unsubscribe` intents are skipped (delivering
- * them too would double the reference counts); `ui.route` records navigate the real router.
+ * Differences from headless replay, on purpose: `ui.route` records navigate the real router, and
+ * the mounted screens make their own view reads. Like headless, the core's actors get their intents
+ * from the log only: what the mounted screens send them themselves (their readers' socket topics,
+ * the KYC screen's user-info refresh) is dropped, since the log holds each such send as the intent
+ * it recorded, at its record (`intents: 'log'`). So the state hash is the headless one at every
+ * record, not only at the end.
  */
 export interface BrowserReplay {
   core: AppCore;
@@ -28,7 +30,6 @@ export interface BrowserReplay {
   initialPath: string;
 }
 
-const SCREEN_OWNED = new Set(['socket.subscribe', 'socket.unsubscribe']);
 /**
  * Real time the replayed app gets to make a recorded request (or mount a recorded screen) before the
  * replay moves on. The wait ends as soon as it happens (a few ms on a quiet machine); the bound only
@@ -65,7 +66,7 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
   const location = { path: initialPath };
   let navigate: ((path: string) => void) | null = null;
   const h: ReplayHandle = createReplayHandle(log, location, {
-    skipIntent: (_actor: IntentActor, event) => SCREEN_OWNED.has(event.type),
+    intents: 'log',
     onRoute: (path) => navigate?.(path),
     screens: 'mounted',
   });

@@ -4,7 +4,7 @@ import type { LogRecord } from '../../ports/eventLog.ts';
 import { hashState } from '../../ports/stateHash.ts';
 import { createReplayPorts, type Divergence, type ReplayPortsController } from '../../ports/replay.ts';
 import type { ParsedLog } from './parse.ts';
-import { INTENT_ACTORS, type IntentActor } from './record.ts';
+import { DERIVED_EVENTS, INTENT_ACTORS, type IntentActor } from './record.ts';
 import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 import type { IntentEvent, ReplayScene } from '../screenMachines.ts';
 import { standInSecrets } from '../../ports/standIns.ts';
@@ -116,8 +116,17 @@ export interface ReplayHandle {
 }
 
 export interface HandleHooks {
-  /** Intents to leave out (the browser replay's mounted screens subscribe topics themselves). */
+  /** Intents to leave out. */
   skipIntent?: (actor: IntentActor, event: { type: string }) => boolean;
+  /**
+   * 'log' (browser replay): the core's actors (session, market, user) get their intents from the
+   * log only. What the mounted screens send them themselves (their readers' topic subscriptions, the
+   * KYC screen's user-info refresh) is dropped: the recording logged every such send as a
+   * `ui.intent` at the record it happened, and the replay delivers that one, so the state follows
+   * the log and not when a screen mounted or ran an effect. Events the core derives itself
+   * (`socket.setToken`, `session.unauthorized`, never logged) pass.
+   */
+  intents?: 'log' | 'all';
   /** Called on `ui.route` (the browser replay navigates the router). */
   onRoute?: (path: string) => void;
   /**
@@ -136,6 +145,16 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
   const ports = createReplayPorts(log.records, log.header.startedAt);
   ports.setCurrentSeq(null);
   const core = createAppCore(ports.ports, { ...hooks.core, location: () => location.path, record: false });
+  let delivering = false;
+  if (hooks.intents === 'log') {
+    for (const name of INTENT_ACTORS) {
+      const actor = core[name] as { send(e: { type: string }): void };
+      const bound = actor.send.bind(actor);
+      actor.send = (event: { type: string }) => {
+        if (delivering || DERIVED_EVENTS.has(event.type)) bound(event);
+      };
+    }
+  }
   const env: Record<string, unknown>[] = log.meta.filter((m) => m.kind === 'env');
   const bookChecks: ReplayHandle['bookChecks'] = [];
   const requests = new Map<number, LogRecord>();
@@ -194,7 +213,12 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
           const ev = event as { type: string };
           if (hooks.skipIntent?.(name, ev)) return false;
           ports.setCurrentSeq(rec.seq);
-          (core[name] as AnyActorRef).send(ev);
+          delivering = true;
+          try {
+            (core[name] as AnyActorRef).send(ev);
+          } finally {
+            delivering = false;
+          }
           return true;
         }
         case 'ui.route':
