@@ -195,8 +195,10 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       // the recording (or the other way round), skip recorded duplicates up to the first read
       // with exactly this query. Writes keep strict order.
       const head = q[at];
-      if (req.method === 'GET' && head && stableStringify(recordedView(head.request)) !== stableStringify(actual)) {
-        const hit = q.findIndex((e, i) => i > at && stableStringify(recordedView(e.request)) === stableStringify(actual));
+      const actualKey = stableStringify(actual);
+      const sameRead = (e: HttpEntry) => stableStringify(recordedView(e.request)) === actualKey;
+      if (req.method === 'GET' && head && !sameRead(head)) {
+        const hit = q.findIndex((e, i) => i > at && sameRead(e));
         if (hit > at) at = hit;
       }
       const entry = q[at];
@@ -207,7 +209,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
         // and the app keeps the latest answer of a list it asked twice: this read shares the
         // oldest recorded read of the same query still waiting for its answer (once each), and
         // both get that answer when its record comes, as in the recording.
-        const pending = q.find((e) => e.issued && !e.delivered && !e.shared && stableStringify(recordedView(e.request)) === stableStringify(actual));
+        const pending = q.find((e) => e.issued && !e.delivered && !e.shared && sameRead(e));
         if (pending) {
           pending.shared = true;
           return new Promise<HttpOutcome>((resolve) => pending.waiters.push(resolve));
