@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Logo } from './Logo.tsx';
-import { APP_VERSION, FOOTER_COLUMNS } from './footerLinks.ts';
+import { APP_VERSION } from '../../core/appVersion.ts';
+import { FOOTER_COLUMNS } from './footerLinks.ts';
 
 const SOCIAL = [
   { name: 'X', d: 'M4 4l16 16M20 4 4 20' },

@@ -77,7 +77,8 @@ describe('ReportProblem', () => {
 
     const log = parseReplayText(text);
     const bundle = log.header.bundle as Record<string, unknown>;
-    expect(bundle).toMatchObject({ appVersion: '1.0.0', language: 'en', theme: expect.any(String), viewport: { width: expect.any(Number), height: expect.any(Number) } });
+    // one version string (issue 27, point 8): package.json's, the same the footer shows
+    expect(bundle).toMatchObject({ appVersion: '1.1.7', language: 'en', theme: expect.any(String), viewport: { width: expect.any(Number), height: expect.any(Number) } });
     expect(log.meta.map((m) => m.kind)).toEqual(['env', 'checkpoint']);
     expect(log.records.filter((r) => r.kind === 'ui.intent').map((r) => (r.event as { type: string }).type)).toEqual(['user.checkAuthType', 'user.sendCode', 'user.login']);
 
