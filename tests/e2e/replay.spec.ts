@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import type { Page, TestInfo } from '@playwright/test';
 import type { LogRecord } from '../../src/ports/eventLog.ts';
 import { parseReplayText } from '../../src/core/replay/parse.ts';
+import { APP_VERSION } from '../../src/core/appVersion.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import { openReplayPage } from '../../replay/replayPage.ts';
 import type { ReplayStep } from '../../replay/replayPage.ts';
@@ -38,7 +39,7 @@ test('a support bundle exported from the help centre replays to the same state a
   const text = gunzipSync(readFileSync(path)).toString('utf8'); // the download is gzipped (issue 16)
 
   const log = parseReplayText(text);
-  expect(log.header.bundle).toMatchObject({ appVersion: '1.0.0', language: 'en', theme: 'light', viewport: { width: 1440, height: 900 }, path: '/help-center' });
+  expect(log.header.bundle).toMatchObject({ appVersion: APP_VERSION, language: 'en', theme: 'light', viewport: { width: 1440, height: 900 }, path: '/help-center' });
   expect(log.records.some((r) => r.kind === 'ui.route' && r.path === '/help-center')).toBe(true);
   expect(log.records.some((r) => r.kind === 'ws.open')).toBe(true);
 
