@@ -26,6 +26,7 @@ import { createViewState, type ViewStateStore, type ViewValues } from './viewSta
 import { createPageWake, type PageWake } from './pageWake.ts';
 import { createNotificationCenter, followNotificationReads, type NotificationCenter } from './notificationCenter.ts';
 import { createTradingSocket, type TradingSocket } from './tradingSocket.ts';
+import { createHeldOutputs } from './heldOutputs.ts';
 
 export const MARKET_SOCKET_URL = '/api/ws/market';
 export const USER_SOCKET_URL = '/api/ws/user';
@@ -45,7 +46,7 @@ export interface AppCore {
   log: EventLog;
   /** The ports the core actually uses (recording wrappers when recording is on). */
   ports: Ports;
-  /** Toasts and navigations for the React shell to perform, in order. */
+  /** Toasts and navigations for the React shell to perform, in order (held until the shell subscribes: src/core/heldOutputs.ts). */
   outputs$: Observable<CoreOutput>;
   /** Parsed market socket frames (`{type, ...}`), synchronously as they arrive. */
   marketFrames$: Observable<InboundFrame>;
@@ -127,7 +128,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
   const ports = options.record === false ? rawPorts : createRecordingPorts(rawPorts, log);
   const { clock } = ports;
 
-  const outputs$ = new Subject<CoreOutput>();
+  const outputs$ = createHeldOutputs<CoreOutput>();
   const marketFrames$ = new Subject<InboundFrame>();
   const userFrames$ = new Subject<InboundFrame>();
 
@@ -301,7 +302,7 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
     socketApi,
     log,
     ports,
-    outputs$: outputs$.asObservable(),
+    outputs$: outputs$.observable,
     marketFrames$: marketFrames$.asObservable(),
     userFrames$: userFrames$.asObservable(),
     screens,

@@ -9,7 +9,7 @@ import { USER_SOCKET_CLOSE_UNAUTHORIZED } from '../../../src/protocol/market.ts'
  * The server closes the user socket with 4001 when its token is revoked (logout elsewhere, password
  * reset or change) or expired: the core must run SPEC §8's 401 flow, exactly as for an envelope 401.
  */
-function boot(path: string) {
+function boot(path: string, { subscribe = true } = {}) {
   const clock = new SimulatedClock();
   clock.set(1_700_000_000_000);
   const http = createScriptedHttp();
@@ -18,7 +18,7 @@ function boot(path: string) {
   const storage = createMemoryStorage({ token: 'stored-1' });
   const core = createAppCore({ clock, http, socket, storage, random: { id: () => 'id' } }, { location: () => path });
   const outputs: CoreOutput[] = [];
-  core.outputs$.subscribe((o) => outputs.push(o));
+  if (subscribe) core.outputs$.subscribe((o) => outputs.push(o));
   return { clock, socket, storage, core, outputs };
 }
 
@@ -37,6 +37,22 @@ describe('user socket closed with 4001', () => {
     expect(core.user.getSnapshot().value).toBe('idle');
     clock.increment(60_000);
     expect(socket.sockets.filter((s) => s.url === '/api/ws/user')).toHaveLength(1);
+    core.stop();
+  });
+
+  it('a 4001 before the shell subscribes (React not mounted yet) still reaches it: the navigation is held, not lost', async () => {
+    const { core, socket, outputs } = boot('/my/dashboard', { subscribe: false });
+    await waitFor(core.session, (s) => s.context.userInfo !== null);
+    socket.sockets[1]?.open();
+    socket.sockets[1]?.close(USER_SOCKET_CLOSE_UNAUTHORIZED, 'Session ended');
+    expect(core.session.getSnapshot().value).toBe('guest');
+    expect(outputs).toEqual([]);
+    core.outputs$.subscribe((o) => outputs.push(o));
+    expect(outputs).toEqual([{ type: 'navigate', to: `/login?redirect=${encodeURIComponent('/my/dashboard')}` }]);
+    // Delivered once: a later subscriber (the shell remounted) does not navigate again.
+    const later: CoreOutput[] = [];
+    core.outputs$.subscribe((o) => later.push(o));
+    expect(later).toEqual([]);
     core.stop();
   });
 
