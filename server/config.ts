@@ -65,6 +65,13 @@ export interface ServerConfig {
    */
   rateLimitScale: number;
   /**
+   * ENGINE: which trading engine serves orders. `sql` (the default): the SQL engine
+   * (server/trading/engine.ts, each command a database transaction). `memory`: the in-memory engine
+   * behind a journal (server/engine/memoryEngine.ts, issue 28; journal and snapshots under
+   * DATA_DIR/engine, the tables written behind by the projector). Absent in a config object = sql.
+   */
+  engine?: EngineMode;
+  /**
    * TRUST_PROXY: whether the client IP (rate limits, sessions, login history) is taken from
    * X-Forwarded-For, for gateways behind a load balancer. Unset/0/false: never (the socket's peer
    * address; a client could otherwise pick its own IP and dodge every per-IP limit). A positive
@@ -165,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailCodeSecret: env.MAIL_CODE_SECRET || randomBytes(32).toString('hex'),
     passwordHashLogN,
     rateLimitScale: rateLimitScale(env.RATE_LIMIT_SCALE),
+    engine: engineMode(env.ENGINE),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     operatorToken: parseOperatorToken(env.OPERATOR_TOKEN),
     operatorRemote: flag(env.OPERATOR_REMOTE, false),
@@ -179,6 +187,14 @@ function testPasswordHashLogN(value: string | undefined, production: boolean): n
   const n = Number(value);
   if (!Number.isInteger(n) || n < 10 || n > DEFAULT_SCRYPT_LOG_N) throw new Error(`Invalid TEST_PASSWORD_HASH_LOG_N: ${value} (10-${DEFAULT_SCRYPT_LOG_N})`);
   return n;
+}
+
+export type EngineMode = 'sql' | 'memory';
+
+function engineMode(value: string | undefined): EngineMode {
+  if (value === undefined || value === '' || value === 'sql') return 'sql';
+  if (value === 'memory') return 'memory';
+  throw new Error(`Invalid ENGINE: ${value} (sql or memory)`);
 }
 
 function rateLimitScale(value: string | undefined): number {

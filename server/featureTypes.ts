@@ -29,6 +29,8 @@ export interface FeatureDeps {
    * RemoteTradingEngine, which forwards every command to the engine process (docs/SCALING.md).
    */
   engine?: TradingEngine;
+  /** ENGINE (server/config.ts): the SQL engine (default) or the memory engine behind a journal. */
+  engineMode?: 'sql' | 'memory';
 }
 
 /** A periodic job of a feature: due work on the server clock (payouts, chain confirmations). */

@@ -22,7 +22,7 @@ export type { FeatureDeps, FeatureJob, ServerFeature } from './featureTypes.ts';
 export const SERVER_FEATURES: readonly ServerFeature[] = [
   {
     name: 'trading',
-    plugin: (d) => (d.source ? createTrading({ db: d.db, clock: d.clock, source: d.source, ...(d.bus ? { bus: d.bus } : {}), ...(d.periodicMs !== undefined ? { periodicMs: d.periodicMs } : {}), ...(d.engine ? { engine: d.engine } : {}) }).plugin : null),
+    plugin: (d) => (d.source ? createTrading({ db: d.db, clock: d.clock, source: d.source, ...(d.bus ? { bus: d.bus } : {}), ...(d.periodicMs !== undefined ? { periodicMs: d.periodicMs } : {}), ...(d.engine ? { engine: d.engine } : {}), ...(d.engineMode ? { mode: d.engineMode } : {}) }).plugin : null),
   },
   { name: 'money', plugin: moneyPlugin, job: { everyMs: MONEY_JOB_MS, run: (d, now) => runMoneyJobs(d, now) } },
   { name: 'compensation', plugin: compensationPlugin, job: { everyMs: COMPENSATION_JOB_MS, run: (d, now) => runCompensationJobs(d.db, now, d.bus) } },

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   const features = createFeatures({
     db, clock, bus: platform.bus, source: platform.source,
     ...(role.engine ? { engine: role.engine } : {}),
+    ...(config.engine ? { engineMode: config.engine } : {}),
     ...(role.periodicMs !== undefined ? { periodicMs: role.periodicMs } : {}),
   });
   const limits = sharedLimits(role, config.rateLimitScale);

@@ -59,7 +59,8 @@ export function copyPlugin(deps: FeatureDeps, opts: CopyPluginOptions = {}): Fas
     const engine = opts.engine ?? tradingEngineOf(db);
     if (!engine) throw new Error('copy trading needs the trading feature (register it first)');
     const svc = copyServiceOf(deps, engine) ?? new CopyService(db, engine, deps.bus);
-    const off = engine.onFills(svc.onFills);
+    // The memory engine mirrors the fills itself (server/engine/apply.ts): no listener then.
+    const off = engine.mirrorsCopies ? () => undefined : engine.onFills(svc.onFills);
     app.addHook('onClose', async () => off());
     if (opts.seed !== false) await seedSimTraders(db, clock.now());
     const market = { rules: (s: string) => engine.rules(s), markPrice: (s: string) => engine.markPrice(s) };

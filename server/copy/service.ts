@@ -233,6 +233,8 @@ export class CopyService {
    * every copy with a stop is checked against its loss.
    */
   async checkAll(): Promise<void> {
+    // The memory engine runs the check as one command (server/engine/memoryEngine.ts).
+    if (this.engine.mirrorsCopies && this.engine.remote) return this.engine.remote.call('copy.checkAll');
     const open = await this.db.selectFrom('copy_positions').selectAll().where('status', '=', 'open').orderBy('opened_at').execute();
     for (const p of open) {
       const rules = this.engine.rules(p.symbol);

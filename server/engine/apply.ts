@@ -90,7 +90,37 @@ export type Command =
   /** The copy job's check (CopyService.checkAll): copied positions at their maintenance margin liquidated, then the stops. */
   | { type: 'copyCheck' }
   /** A user listed (an approved trader application) or unlisted as a lead trader. */
-  | { type: 'trader'; userId: number; active: boolean };
+  | { type: 'trader'; userId: number; active: boolean }
+  /**
+   * A ledger posting made outside the order path (a deposit, withdrawal, admin or voucher credit,
+   * compensation payout, wallet transfer, convert: server/ledger/post.ts postLedger) on the memory
+   * engine, which holds every balance: applied through the ledger rule, all or nothing; refused
+   * with code 400 and the rule's reason ('insufficient', 'unbalanced', …) as msg. Amounts are
+   * signed minor units as decimal strings; `ref` is the caller's (a replay writes the same rows).
+   */
+  | { type: 'post'; posting: ExternalPosting }
+  /** A user's inviter as users.invited_by holds it (set once at sign-up): the referral rebate of their fees goes to them. */
+  | { type: 'inviter'; userId: number; inviterId: number };
+
+/** The posting of a `post` command (postLedger's Posting, JSON-safe). */
+export interface ExternalPosting {
+  type: LedgerType;
+  ref: string;
+  symbol?: string | undefined;
+  entries: { userId: number; wallet: Wallet; asset: string; amount: string; type?: LedgerType | undefined }[];
+}
+
+/** One ledger row of a `post` command (the projector writes it as it is, with the balance after it). */
+export interface LegEvent {
+  userId: number;
+  wallet: Wallet;
+  asset: string;
+  amount: bigint;
+  after: bigint;
+  type: LedgerType;
+  ref: string;
+  symbol?: string;
+}
 
 /** One ledger posting of the outcome (the projector writes it as two ledger rows). */
 export interface PostingEvent {
@@ -162,6 +192,10 @@ export type Outcome =
       /** The periodic fees' boundaries the command set, and the traders it listed or unlisted. */
       jobs: JobEvent[];
       traders: TraderEvent[];
+      /** A `post` command's ledger rows (absent for every other command). */
+      legs?: LegEvent[];
+      /** The executions of the command (what the SQL engine hands its fill listeners: notifications). */
+      executed?: ExecutedFill[];
     }
   | { seq: number; t: number; ok: false; code: number; msg: string };
 
@@ -1219,6 +1253,11 @@ function run(x: X, cmd: Command): Extract<Outcome, { ok: true }>['result'] {
       return quote(x, cmd.userId, cmd.body);
     case 'convert':
       return convert(x, cmd.userId, cmd.quoteId);
+    case 'post':
+      throw new Error('apply: a post command is applied by applyExternal');
+    case 'inviter':
+      x.tx.set(x.s.inviters, cmd.userId, cmd.inviterId);
+      return null;
     case 'book': {
       const q = x.s.market.get(cmd.symbol) ?? bad(TRADE_MSG.noPrice);
       x.tx.set(x.s.market, cmd.symbol, { ...q, book: { bids: cmd.book.bids.slice(0, BOOK_DEPTH), asks: cmd.book.asks.slice(0, BOOK_DEPTH) } });
@@ -1245,6 +1284,7 @@ export function admitRows(s: EngineState, orders: readonly OrderRow[], positions
  * also changes nothing, and is thrown.
  */
 export function apply(s: EngineState, cmd: Command, seq: number, t: number): Outcome {
+  if (cmd.type === 'post') return applyExternal(s, cmd.posting, seq, t);
   const x = context(s, seq, t);
   let result: Extract<Outcome, { ok: true }>['result'];
   try {
@@ -1257,6 +1297,23 @@ export function apply(s: EngineState, cmd: Command, seq: number, t: number): Out
     throw err;
   }
   return { seq, t, ok: true, result, postings: x.postings, orders: [...x.orders.values()], positions: [...x.positions.values()], fills: x.fills, rebates: x.rebates, quotes: [...x.quotes.values()],
-    follows: [...x.follows.values()], copyPositions: [...x.copyPositions.values()], copyOrders: x.copyOrders, jobs: x.jobs, traders: x.traders };
+    follows: [...x.follows.values()], copyPositions: [...x.copyPositions.values()], copyOrders: x.copyOrders, jobs: x.jobs, traders: x.traders, executed: x.executed };
 }
 
+
+/** A `post` command: the posting through the ledger rule (postLedger's, without the database). */
+function applyExternal(s: EngineState, p: ExternalPosting, seq: number, t: number): Outcome {
+  const legs = p.entries.map((e) => ({ userId: e.userId, wallet: e.wallet, asset: e.asset, amount: BigInt(e.amount), ...(e.type ? { type: e.type } : {}) }));
+  const known = new Map<BalanceKey, bigint>();
+  for (const l of legs) {
+    const k = balanceKey(l.userId, l.wallet, l.asset);
+    if (!known.has(k)) known.set(k, s.balances.get(k) ?? 0n);
+  }
+  const r = applyPosting(known, legs);
+  if (!r.ok) return { seq, t, ok: false, code: Code.badRequest, msg: r.reason };
+  for (const k of known.keys()) s.balances.set(k, r.balances.get(k) ?? 0n);
+  const rows: LegEvent[] = legs.map((l, i) => ({
+    userId: l.userId, wallet: l.wallet, asset: l.asset, amount: l.amount, after: r.after[i] ?? 0n, type: l.type ?? p.type, ref: p.ref, ...(p.symbol ? { symbol: p.symbol } : {}),
+  }));
+  return { seq, t, ok: true, result: null, postings: [], orders: [], positions: [], fills: [], rebates: [], quotes: [], follows: [], copyPositions: [], copyOrders: [], jobs: [], traders: [], legs: rows };
+}

@@ -116,6 +116,11 @@ export function rowsOf(outcomes: readonly Outcome[]): BatchRows {
       b.balances.set(balanceKey(p.from.userId, p.from.wallet, p.coin), { user_id: p.from.userId, wallet: p.from.wallet, asset: p.coin, amount: p.fromAfter.toString(), updated_at: t });
       b.balances.set(balanceKey(p.to.userId, p.to.wallet, p.coin), { user_id: p.to.userId, wallet: p.to.wallet, asset: p.coin, amount: p.toAfter.toString(), updated_at: t });
     });
+    for (const l of o.legs ?? []) {
+      b.ledger.push({ user_id: l.userId, wallet: l.wallet, asset: l.asset, amount: l.amount.toString(), balance_after: l.after.toString(), type: l.type, ref: l.ref, created_at: t });
+      if (l.symbol) b.refs.set(l.ref, l.symbol);
+      b.balances.set(balanceKey(l.userId, l.wallet, l.asset), { user_id: l.userId, wallet: l.wallet, asset: l.asset, amount: l.after.toString(), updated_at: t });
+    }
     for (const r of o.rebates) {
       b.rebates.push({
         inviter_id: r.inviterId, invitee_id: r.inviteeId, symbol: r.symbol, wallet: r.wallet, asset: r.asset, notional: r.notional.toString(), fee: r.fee.toString(), rebate: r.rebate.toString(),
@@ -384,6 +389,7 @@ export class Projector {
       this.queue.splice(0, done.length);
       this.projected = r.to;
       this.projectedT = done[done.length - 1]?.t ?? this.projectedT;
+      this.wake();
     }
   }
 
@@ -394,6 +400,24 @@ export class Projector {
       else if (this.queue.length > 0) await this.flush();
       else return;
     }
+  }
+
+  private waiters: { seq: number; resolve: () => void }[] = [];
+
+  /** Resolves once the tables hold `seq` (a failed batch delays it until a retry writes it). */
+  reached(seq: number): Promise<void> {
+    if (this.projected >= seq) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.seq <= this.projected) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
   }
 
   /** The time of the last projected command. */

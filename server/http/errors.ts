@@ -4,6 +4,9 @@ import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Code, fail } from '../../src/protocol/envelope.ts';
 import { MSG } from '../../src/protocol/user.ts';
+import { ENGINE_MSG, journalUnavailableMsg } from '../../src/protocol/engineStatus.ts';
+import { HELP_LANGS } from '../../src/protocol/help.ts';
+import type { HelpLang } from '../../src/protocol/help.ts';
 
 /** Envelope messages of the server itself (the SPEC §5 ones live in src/protocol/user.ts MSG). */
 export const SERVER_MSG = {
@@ -63,6 +66,12 @@ export function classify(err: unknown): [number, string, boolean] {
   return [Code.serverError, SERVER_MSG.internal, true];
 }
 
+/** A valid Web-Lang header, else English. */
+function langOf(header: string | string[] | undefined): HelpLang {
+  const h = Array.isArray(header) ? header[0] : header;
+  return h && (HELP_LANGS as readonly string[]).includes(h) ? (h as HelpLang) : 'en';
+}
+
 function isApi(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
@@ -77,8 +86,10 @@ export function installErrorHandling(
   fallback: (req: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
   app.setErrorHandler((err, req, reply) => {
-    const [code, msg, unexpected] = classify(err);
+    const [code, classified, unexpected] = classify(err);
     if (unexpected) req.log.error({ err }, 'unexpected error');
+    // The engine's journal cannot make commands durable (issue 28): 503 in the request's language.
+    const msg = code === Code.serviceUnavailable && classified === ENGINE_MSG.journalUnavailable ? journalUnavailableMsg(langOf(req.headers['web-lang'])) : classified;
     void reply.status(isApi(req.url) ? 200 : code).type('application/json; charset=utf-8').send(fail(code, msg));
   });
   app.setNotFoundHandler(async (req, reply) => {

@@ -54,6 +54,8 @@ export type PostResult = { ok: true; ref: string } | { ok: false; reason: 'empty
  * commit together); otherwise it opens its own.
  */
 export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
+  const authority = ledgerAuthorityOf(db);
+  if (authority) return authority.post({ ...p, ref: p.ref ?? newRef(p.now) }, db.isTransaction);
   const run = async (trx: Db): Promise<PostResult> => {
     if (dialectOf(trx) === 'postgres') await lockBalances(trx, p.entries);
     const tx = TX_BALANCES.get(trx);
@@ -85,6 +87,35 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
     return { ok: true, ref };
   };
   return transact(db, run);
+}
+
+/**
+ * The memory engine (ENGINE=memory, server/engine/memoryEngine.ts) holds every balance: on a database
+ * it serves, a posting is a command to it (applied through the same ledger rule, made durable in its
+ * journal, written to the tables behind by its projector) and a balance is read from its state.
+ * `inTransaction`: the caller posts inside a transaction of its own, so the answer cannot wait for
+ * the projector (on SQLite its write would wait for that transaction): it comes once the command is
+ * durable.
+ */
+export interface LedgerAuthority {
+  post(p: Posting & { ref: string }, inTransaction: boolean): Promise<PostResult>;
+  balance(k: BalanceKey): bigint;
+}
+
+/** Keyed by the database's adapter, which a Kysely instance shares with its transactions. */
+const AUTHORITIES = new WeakMap<object, LedgerAuthority>();
+
+function ledgerAuthorityOf(db: Db): LedgerAuthority | undefined {
+  return AUTHORITIES.get(db.getExecutor().adapter);
+}
+
+/** Makes `authority` the ledger of `db` (and its transactions) until the returned function is called. */
+export function setLedgerAuthority(db: Db, authority: LedgerAuthority): () => void {
+  const key = db.getExecutor().adapter;
+  AUTHORITIES.set(key, authority);
+  return () => {
+    if (AUTHORITIES.get(key) === authority) AUTHORITIES.delete(key);
+  };
 }
 
 /** A posting's ref: time-ordered (server/services/timeIds.ts), so `ledger_refs` inserts append. */
@@ -151,6 +182,8 @@ export function balanceCacheOf(trx: Db): TxBalances {
  * holds no lock).
  */
 export async function balanceMinor(db: Db, userId: number, wallet: Wallet, asset: string): Promise<bigint> {
+  const authority = ledgerAuthorityOf(db);
+  if (authority) return authority.balance(balanceKey(userId, wallet, asset));
   const cached = TX_BALANCES.get(db)?.values.get(balanceKey(userId, wallet, asset));
   if (cached !== undefined) return cached;
   const [row] = (await selectBalance(db, userId, wallet, asset)).rows;

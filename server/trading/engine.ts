@@ -124,6 +124,8 @@ export class TradingEngine implements MarketView {
    * every command. Features whose commands run in this queue (copy trading) forward them there.
    */
   readonly remote: { call<T>(method: string, ...args: unknown[]): Promise<T> } | undefined = undefined;
+  /** Whether the engine mirrors a lead trader's fills into the copies itself (the memory engine): copy trading then registers no fill listener. */
+  readonly mirrorsCopies: boolean = false;
 
   constructor(opts: TradingEngineOptions) {
     this.db = opts.db;
@@ -137,7 +139,7 @@ export class TradingEngine implements MarketView {
    * Follows the source's trade and ticker frames and, when `periodicMs > 0`, runs the fee
    * schedule on a real interval (production). Tests pass 0 and call {@link runPeriodic}.
    */
-  async start({ periodicMs = 1000 }: { periodicMs?: number } = {}): Promise<void> {
+  async start({ periodicMs = 1000 }: { periodicMs?: number; /** The memory engine's journal and snapshots live under it (server/engine/memoryEngine.ts). */ dataDir?: string } = {}): Promise<void> {
     await this.initJobs(this.clock.now());
     this.unsubscribe = this.source.subscribe((f: MarketFrame) => {
       if (f.type === 'trade' || f.type === 'ticker') this.markDirty(f.symbol);

@@ -5,6 +5,7 @@ import { tradeRoutes } from '../routes/trade.ts';
 import { walletRoutes } from '../routes/wallet.ts';
 import type { UserEventBus } from '../ws/userBus.ts';
 import { TradingEngine } from './engine.ts';
+import { MemoryTradingEngine } from '../engine/memoryEngine.ts';
 
 const ENGINES = new WeakMap<Db, TradingEngine>();
 
@@ -27,12 +28,13 @@ export interface TradingWiring {
  * life cycle. `periodicMs` drives the funding / overnight schedule with a real interval; tests pass 0
  * and call `engine.runPeriodic()` after moving their clock.
  */
-export function createTrading(opts: { db: Db; clock: { now(): number }; source: MarketSource; bus?: UserEventBus; periodicMs?: number; engine?: TradingEngine }): TradingWiring {
+export function createTrading(opts: { db: Db; clock: { now(): number }; source: MarketSource; bus?: UserEventBus; periodicMs?: number; engine?: TradingEngine; mode?: 'sql' | 'memory' }): TradingWiring {
   // A gateway process passes its RemoteTradingEngine (server/broker/remoteEngine.ts): commands go to the engine process.
-  const engine = opts.engine ?? new TradingEngine({ db: opts.db, clock: opts.clock, source: opts.source, ...(opts.bus ? { bus: opts.bus } : {}) });
+  const base = { db: opts.db, clock: opts.clock, source: opts.source, ...(opts.bus ? { bus: opts.bus } : {}) };
+  const engine = opts.engine ?? (opts.mode === 'memory' ? new MemoryTradingEngine(base) : new TradingEngine(base));
   ENGINES.set(opts.db, engine);
   const plugin: FastifyPluginAsync = async (app) => {
-    await engine.start({ periodicMs: opts.periodicMs ?? 1000 });
+    await engine.start({ periodicMs: opts.periodicMs ?? 1000, dataDir: app.deps.config.dataDir });
     app.addHook('onClose', async () => {
       await engine.stop();
     });

@@ -15,7 +15,7 @@ import { COMPENSATION_MSG, COMPENSATION_PATHS } from '../../src/protocol/compens
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { Balance, LedgerEntry, Order, Position } from '../../src/protocol/trading.ts';
 import { KYC_REQUIRED_MSG } from '../../src/protocol/user.ts';
-import { call, login, register, startServer, T0 } from './harness.ts';
+import { call, login, register, startServer, T0, testEngineMode } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 /**
@@ -47,7 +47,7 @@ async function start(): Promise<Ctx> {
     config: { exposeOutbox: true },
     plugins: [
       async (app) => {
-        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, bus, periodicMs: 0 });
+        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, bus, periodicMs: 0, mode: testEngineMode() });
         engine = t.engine;
         await app.register(t.plugin);
       },

@@ -58,6 +58,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * The trading engine the server tests run on: TEST_ENGINE=memory runs them on the memory engine
+ * behind a journal (server/engine/memoryEngine.ts, issue 28), anything else on the SQL engine.
+ */
+export function testEngineMode(): 'sql' | 'memory' {
+  return process.env.TEST_ENGINE === 'memory' ? 'memory' : 'sql';
+}
+
 export interface HarnessOptions {
   limits?: RateLimits;
   config?: Partial<ServerConfig>;
@@ -67,6 +75,8 @@ export interface HarnessOptions {
   shareDatabase?: string;
   /** Listen address (default 127.0.0.1); '0.0.0.0' lets a test call in from a non-loopback address. */
   listenHost?: string;
+  /** Serve this DATA_DIR (its SQLite file, the memory engine's journal) and leave it on close: a restart test starts a second server on it. */
+  dataDir?: string;
 }
 
 /**
@@ -76,8 +86,8 @@ export interface HarnessOptions {
  * stay fast; tests/server/security*.test.ts prove the production default is OWASP's 2^17.
  */
 export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'rf-server-'));
-  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, operatorToken: TEST_OPERATOR_TOKEN, ...opts.config };
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'rf-server-'));
+  const config: ServerConfig = { ...loadConfig({}), dataDir, logLevel: 'silent', serveStatic: false, passwordHashLogN: 10, operatorToken: TEST_OPERATOR_TOKEN, engine: testEngineMode(), ...opts.config };
   const testDb = opts.shareDatabase ? sharedTestDb(opts.shareDatabase) : await openTestDb(dataDir);
   const { db } = testDb;
   const clock = new ManualClock(T0);
@@ -97,7 +107,7 @@ export async function startServer(opts: HarnessOptions = {}): Promise<Harness> {
     async close() {
       await app.close();
       await testDb.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -7,7 +7,7 @@ import { ControlledMarketSource } from '../../server/trading/controlledSource.ts
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import type { UserFrame } from '../../server/ws/userBus.ts';
 import type { Balance } from '../../src/protocol/trading.ts';
-import { call, login, register, sendCode, startServer, T0 } from './harness.ts';
+import { call, login, register, sendCode, startServer, T0, testEngineMode } from './harness.ts';
 import type { Harness, HarnessOptions } from './harness.ts';
 
 /** A path of src/protocol (`/api/...`) as the harness's `call` takes it (without `/api`). */
@@ -56,7 +56,7 @@ export async function startMoney(opts: HarnessOptions = {}): Promise<MoneyHarnes
             return auth ? { userId: auth.user.id } : null;
           },
         });
-        deps = { db: app.deps.db, clock: app.deps.clock, bus, source, periodicMs: 0 };
+        deps = { db: app.deps.db, clock: app.deps.clock, bus, source, periodicMs: 0, engineMode: testEngineMode() };
         for (const p of createFeatures(deps)) await app.register(p);
       },
     ],

@@ -6,7 +6,7 @@ import { INSTRUMENTS } from '../../server/market/instruments.ts';
 import { ControlledMarketSource } from '../../server/trading/controlledSource.ts';
 import { createTrading } from '../../server/trading/wiring.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
-import { call, login, register, startServer, T0 } from './harness.ts';
+import { call, login, register, startServer, T0, testEngineMode } from './harness.ts';
 import type { Harness, HarnessOptions } from './harness.ts';
 import { TEST_DIALECT } from './testDb.ts';
 
@@ -29,7 +29,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('three servers on one PostgreSQL dat
     source.setPrice('BTCUSDT', 50_000, 50_000);
     return [
       async (app) => {
-        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, bus: createUserEventBus(), periodicMs: 0 });
+        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, bus: createUserEventBus(), periodicMs: 0, mode: testEngineMode() });
         await app.register(t.plugin);
       },
     ];

@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { createFeatures } from '../../server/features.ts';
 import { createPlatform } from '../../server/platform.ts';
-import { relaxedLimits, T0 } from './harness.ts';
+import { relaxedLimits, T0, testEngineMode } from './harness.ts';
 import { openTestDb } from './testDb.ts';
 import type { TestDb } from './testDb.ts';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const clock = { now: () => T0 };
   const config = { ...loadConfig({}), logLevel: 'silent' as const, serveStatic: false, exposeOutbox: true };
   const platform = createPlatform({ db, clock });
-  app = buildApp({ db, clock, config, limits: relaxedLimits(), plugins: [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source, periodicMs: 0 })] });
+  app = buildApp({ db, clock, config, limits: relaxedLimits(), plugins: [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source, periodicMs: 0, engineMode: testEngineMode() })] });
   app.addHook('onRoute', (r) => {
     for (const m of [r.method].flat()) {
       if (m === 'HEAD') continue;

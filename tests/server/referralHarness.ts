@@ -6,7 +6,7 @@ import { createTrading } from '../../server/trading/wiring.ts';
 import type { Page } from '../../src/protocol/envelope.ts';
 import type { Invitee, ReferralSummary } from '../../src/protocol/referral.ts';
 import type { Order, PlaceOrderBody } from '../../src/protocol/trading.ts';
-import { call, login, register, startServer, T0 } from './harness.ts';
+import { call, login, register, startServer, T0, testEngineMode } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 /**
@@ -34,7 +34,7 @@ export async function startReferral(): Promise<ReferralHarness> {
   const h = await startServer({
     plugins: [
       async (app) => {
-        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, periodicMs: 0 });
+        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source, periodicMs: 0, mode: testEngineMode() });
         engine = t.engine;
         await app.register(t.plugin);
       },

@@ -12,7 +12,7 @@ import { userSocketPlugin } from '../../server/ws/userSocket.ts';
 import type { UserEventBus } from '../../server/ws/userBus.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Balance, Order, PlaceOrderBody, Position } from '../../src/protocol/trading.ts';
-import { call, login, register, startServer, T0 } from './harness.ts';
+import { call, login, register, startServer, T0, testEngineMode } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 /**
@@ -63,7 +63,7 @@ export async function startEngineServer(opts: {
         });
       },
       async (app) => {
-        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source: opts.source, bus: opts.bus, periodicMs: 0 });
+        const t = createTrading({ db: app.deps.db, clock: app.deps.clock, source: opts.source, bus: opts.bus, periodicMs: 0, mode: testEngineMode() });
         engine = t.engine;
         await app.register(t.plugin);
         await opts.also?.(app, t.engine);
