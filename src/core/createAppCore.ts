@@ -117,6 +117,13 @@ export interface AppCoreOptions {
   userUrl?: string;
 }
 
+/** `{ ...a, ...b, ... }` for plain objects (own enumerable keys, later values win, first position kept), without V8's slow multi-spread. */
+function merged(...parts: Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const part of parts) for (const k of Object.keys(part)) out[k] = part[k];
+  return out;
+}
+
 /**
  * Builds and starts the core: session actor, market socket (connects now), user socket (connects
  * while the session holds a token), the api client and the outputs channel.
@@ -339,14 +346,18 @@ export function createAppCore(rawPorts: Ports, options: AppCoreOptions): AppCore
       const held = streams.notifications.current();
       const extra = held === null ? {} : { notifications: { unread: held.unread, total: held.total, items: held.items.map((n) => [n.id, n.readAt !== null]) } };
       const flows = machines.state();
-      return {
+      // Copied key by key, not spread: V8 (Node 20) builds `{ ...m, ...u, rejected }` in about
+      // 25 us, the copy in under 1 us, and the inspector takes a state after every record. The same
+      // keys in the same order, the same values.
+      const state: CoreState = {
         session: persisted(sessionActor),
         market: persisted(market),
         user: persisted(user),
-        streams: { ...m, ...u, rejected, ...extra },
-        ...(Object.keys(views).length > 0 ? { view: views } : {}),
-        ...(Object.keys(flows).length > 0 ? { screens: flows } : {}),
+        streams: merged(m, u, { rejected }, extra),
       };
+      if (Object.keys(views).length > 0) state.view = views;
+      if (Object.keys(flows).length > 0) state.screens = flows;
+      return state;
     },
     violations: () => [...streams.market.violations(), ...streams.user.violations()],
     stop() {

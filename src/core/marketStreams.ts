@@ -8,7 +8,8 @@ import { RECONNECT_DELAY_MS } from '../protocol/market.ts';
 import { bookSyncMachine, SNAPSHOT_LIMIT, type BookSyncLogic, type BookSyncState } from '../machines/bookSyncMachine.ts';
 import type { InboundFrame } from '../machines/socketMachine.ts';
 import { initialCandles, mergeCandleHistory, reduceCandles, type CandlesState } from '../streams/candles.ts';
-import { initialOrderBook, reduceOrderBook, sideLevels, topOfBook, type OrderBookState } from '../streams/orderBook.ts';
+import { initialOrderBook, reduceOrderBook, sideLevels, STRIDE, type BookSide, topOfBook, type OrderBookState } from '../streams/orderBook.ts';
+import { levelsOf } from '../streams/bookStore.ts';
 import { initialMarket, reduceMarket, type MarketState, type TickerState } from '../streams/ticker.ts';
 import { initialTrades, mergeTrades, reduceTrades, type TradesState } from '../streams/trades.ts';
 import { isMarketFrame, MARKET_FRAME_TYPES } from '../streams/validate.ts';
@@ -85,6 +86,13 @@ export function snapshotFrame(d: DepthSnapshot): MarketFrame {
 }
 
 const lower = (s: string) => s.toLowerCase();
+
+/** An object from flat [key, value, key, value, …] (keys in that order). */
+function pairs(flat: readonly unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < flat.length; i += 2) out[flat[i] as string] = flat[i + 1];
+  return out;
+}
 
 export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
   const { api, clock, log } = deps;
@@ -298,7 +306,26 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     },
   );
 
-  const levelsCache = new WeakMap<OrderBookState, { bids: Level[]; asks: Level[] }>();
+  // A book side (src/streams/bookStore.ts) never changes what it reads as, so its levels are copied
+  // out once per side: the same array while that side does not change (cheap state() after every
+  // record for the inspector and --diff). A book's entry, and the books / trades / candles sections,
+  // are the same objects while what they hold is the same.
+  const levelsCache = new WeakMap<BookSide, Level[]>();
+  const levels = (side: BookSide): Level[] => {
+    let out = levelsCache.get(side);
+    if (!out) {
+      const a = levelsOf(side);
+      out = new Array<Level>(side.length);
+      for (let i = 0, k = 0; i < side.length; i++, k += STRIDE) out[i] = [a[k] as number, a[k + 1] as number];
+      levelsCache.set(side, out);
+    }
+    return out;
+  };
+  const entryCache = new WeakMap<OrderBookState, { sync: unknown; entry: Record<string, unknown> }>();
+  const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  let lastBooks: { refs: unknown[]; value: Record<string, unknown> } = { refs: [], value: {} };
+  let lastTrades: { refs: unknown[]; value: Record<string, unknown> } = { refs: [], value: {} };
+  let lastCandles: { refs: unknown[]; value: Record<string, unknown> } = { refs: [], value: {} };
   return {
     book$: (s) => readerStream(() => books.get(s)?.state ?? initialOrderBook(s), (emit) => bookL.on(s, emit), hold(`${lower(s)}@depth`)),
     trades$: (s) =>
@@ -334,23 +361,35 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
     tickers$: (options) => board.view$(options),
     book: (s) => books.get(s)?.state,
     state() {
-      const bookState: Record<string, unknown> = {};
+      const bookRefs: unknown[] = [];
       for (const [s, { state: b, sync }] of books) {
-        // A book state object never changes what it reads as (src/streams/bookStore.ts), so its
-        // levels are copied out once per state: the same arrays while the book does not change
-        // (cheap state() after every record for the inspector and --diff).
-        let levels = levelsCache.get(b);
-        if (!levels) {
-          levels = { bids: sideLevels(b.bids), asks: sideLevels(b.asks) };
-          levelsCache.set(b, levels);
+        const syncValue = sync.getSnapshot().value;
+        let hit = entryCache.get(b);
+        if (!hit || hit.sync !== syncValue) {
+          hit = { sync: syncValue, entry: { status: b.status, seq: b.seq, reason: b.reason, buffered: b.buffer.length, ts: b.ts, bids: levels(b.bids), asks: levels(b.asks), sync: syncValue } };
+          entryCache.set(b, hit);
         }
-        bookState[s] = { status: b.status, seq: b.seq, reason: b.reason, buffered: b.buffer.length, ts: b.ts, bids: levels.bids, asks: levels.asks, sync: sync.getSnapshot().value };
+        bookRefs.push(s, hit.entry);
+      }
+      if (!same(bookRefs, lastBooks.refs)) lastBooks = { refs: bookRefs, value: pairs(bookRefs) };
+      const tradeRefs: unknown[] = [];
+      for (const [s, t] of trades) tradeRefs.push(s, t.items);
+      if (!same(tradeRefs, lastTrades.refs)) lastTrades = { refs: tradeRefs, value: pairs(tradeRefs) };
+      const candleRefs: unknown[] = [];
+      for (const [k, c] of candles) candleRefs.push(k, c);
+      if (!same(candleRefs, lastCandles.refs)) {
+        const entries: unknown[] = [];
+        for (let i = 0; i < candleRefs.length; i += 2) {
+          const c = candleRefs[i + 1] as CandlesState;
+          entries.push(candleRefs[i], { items: c.items, lastClosed: c.lastClosed });
+        }
+        lastCandles = { refs: candleRefs, value: pairs(entries) };
       }
       return {
-        books: bookState,
+        books: lastBooks.value,
         tickers: market.items,
-        trades: Object.fromEntries([...trades].map(([s, t]) => [s, t.items])),
-        candles: Object.fromEntries([...candles].map(([k, c]) => [k, { items: c.items, lastClosed: c.lastClosed }])),
+        trades: lastTrades.value,
+        candles: lastCandles.value,
         rejected,
       };
     },
