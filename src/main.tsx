@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
-import { createRecordedCore } from './core/replay/record.ts';
+import { createRecordedCore, registerStoredLoads } from './core/replay/record.ts';
 import { APP_VERSION } from './core/appVersion.ts';
 import { browserReplayHost, createBrowserPorts, onPageLifecycle } from './ports/index.ts';
 import { App } from './ui/app/App.tsx';
@@ -60,8 +60,26 @@ if (replay) {
 }
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('index.html must contain #root');
-createRoot(rootEl).render(
-  <StrictMode>
-    <App core={core} i18n={i18n} env={env} router={router} />
-  </StrictMode>,
-);
+const root = createRoot(rootEl);
+// `key`: a replayed reload (a later page load of the log) remounts the app on that load's fresh core.
+const mount = (c: typeof core, load: number) =>
+  root.render(
+    <StrictMode>
+      <App key={load} core={c} i18n={i18n} env={env} router={router} />
+    </StrictMode>,
+  );
+mount(core, 0);
+replay?.onCore(mount);
+if (recorded) {
+  // The recording outlives a reload (IndexedDB, src/ports/logStore.ts): loaded after the first paint;
+  // the ring holds everything recorded until then, and the store takes it all first.
+  const log = recorded.log;
+  // (after the next frame, or 1 s in a background tab, where frames wait)
+  const painted = new Promise<void>((resolve) => {
+    requestAnimationFrame(() => window.setTimeout(resolve, 0));
+    window.setTimeout(resolve, 1000);
+  });
+  const stored = painted.then(() => import('./ports/logStore.ts').then((m) => m.startBrowserRecordingStore(log)));
+  registerStoredLoads(log, async () => (await stored)?.earlierLoads() ?? []);
+  stored.catch(() => undefined);
+}

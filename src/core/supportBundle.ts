@@ -1,6 +1,7 @@
 import { gzipSync, strToU8 } from 'fflate';
 import type { AnyActorRef } from 'xstate';
-import type { EventLog, LogHeader } from '../ports/eventLog.ts';
+import type { EventLog, LogHeader, LogRecord } from '../ports/eventLog.ts';
+import { joinLoads, type LoadRecords } from '../ports/logSegments.ts';
 import { LOG_FORMAT, LOG_VERSION } from '../ports/eventLog.ts';
 import { hashState } from '../ports/stateHash.ts';
 import type { EnvInfo } from './replay/record.ts';
@@ -45,6 +46,11 @@ export interface BundleInput {
   now: number;
   /** Defaults to the log's own redactor (createRecordedCore), else a fresh one. */
   redactor?: Redactor;
+  /**
+   * The page loads before this one kept in the browser (src/ports/logStore.ts): when there are
+   * any, the bundle joins them and this load's ring as segments (src/ports/logSegments.ts).
+   */
+  earlier?: readonly LoadRecords[];
 }
 
 /** What a bundle holds (its header's `bundle.contents`). */
@@ -57,18 +63,22 @@ export interface BundleContents {
   span: { fromT: number; toT: number; exportT: number; minutes: number };
   /** What the ring dropped to stay within its byte budget. */
   dropped: { records: number; minutes: number; note: string };
+  /** Page loads in the bundle (1: this page only; more: earlier loads kept across reloads, one `segment` each). */
+  loads: number;
   redaction: { placeholders: string[]; keys: string[]; also: string[] };
 }
 
-function contentsOf(input: BundleInput, exportT: number): BundleContents {
-  const kept = input.log.records();
+function contentsOf(input: BundleInput, kept: readonly LogRecord[], exportT: number, loads: number, dropped: number, overlapped: number): BundleContents {
   const first = kept[0];
   const last = kept[kept.length - 1];
   const firstSeq = first?.seq ?? 1;
   const fromT = first?.t ?? 0;
   const toT = last?.t ?? 0;
-  const droppedRecords = Math.max(0, firstSeq - 1);
+  const droppedRecords = loads > 1 ? dropped : Math.max(0, firstSeq - 1);
   const minutes = (ms: number) => Number((ms / 60_000).toFixed(2));
+  const whole = loads > 1 ? `nothing dropped: the ${loads} page loads kept in the browser are in the bundle, one segment each` : 'nothing dropped: the whole session is in the bundle';
+  const cut = loads > 1 ? `the size cap dropped the first ${droppedRecords} records of the oldest page load kept; the replay starts mid-load` : `the ring's size cap dropped the first ${droppedRecords} records (the first ${minutes(fromT)} minutes); the replay starts mid-session`;
+  const also = overlapped > 0 ? `; ${overlapped} records of a page load that went on while a later one ran (another tab) are left out` : '';
   return {
     appVersion: input.env.appVersion,
     events: kept.length,
@@ -77,9 +87,10 @@ function contentsOf(input: BundleInput, exportT: number): BundleContents {
     span: { fromT, toT, exportT, minutes: minutes(toT - fromT) },
     dropped: {
       records: droppedRecords,
-      minutes: minutes(fromT),
-      note: droppedRecords === 0 ? 'nothing dropped: the whole session is in the bundle' : `the ring's size cap dropped the first ${droppedRecords} records (the first ${minutes(fromT)} minutes); the replay starts mid-session`,
+      minutes: loads > 1 ? 0 : minutes(fromT),
+      note: (droppedRecords === 0 ? whole : cut) + also,
     },
+    loads,
     redaction: {
       placeholders: ['<redacted:token#n>', '<redacted:password#n>', '<redacted:code#n>', '<redacted:secret#n>'],
       keys: [...secretKeys().keys()].sort(),
@@ -94,16 +105,36 @@ export function buildSupportBundle(input: BundleInput): string {
   const ring = input.log.toJsonLines();
   const nl = ring.indexOf('\n');
   const logHeader = JSON.parse(ring.slice(0, nl)) as LogHeader;
-  const t = Math.max(0, input.now - logHeader.startedAt);
+  let startedAt = logHeader.startedAt;
+  let firstSeq = logHeader.firstSeq;
+  let body = ring.slice(nl + 1);
+  let kept: LogRecord[];
+  let loads = 1;
+  let dropped = 0;
+  let overlapped = 0;
+  if (input.earlier && input.earlier.length > 0) {
+    // Earlier page loads kept in the browser: one log of segments on the first load's clock.
+    const joined = joinLoads([...input.earlier, { startedAt: logHeader.startedAt, records: input.log.records(), lastSeq: input.log.stats().lastSeq }]);
+    kept = joined.records;
+    loads = input.earlier.length + 1;
+    dropped = joined.dropped;
+    overlapped = joined.overlapped;
+    startedAt = joined.startedAt;
+    firstSeq = kept[0]?.seq ?? 1;
+    body = kept.map((r) => `${JSON.stringify(r)}\n`).join('');
+  } else {
+    kept = input.log.records();
+  }
+  const t = Math.max(0, input.now - startedAt);
   const state = redactor.redact(JSON.parse(JSON.stringify(actorsState(input.actors))) as unknown);
   const env = redactor.redact({ ...input.env });
-  const header = { format: LOG_FORMAT, version: LOG_VERSION, startedAt: logHeader.startedAt, firstSeq: logHeader.firstSeq, bundle: { exportedAt: input.now, ...env, contents: contentsOf(input, t) } };
+  const header = { format: LOG_FORMAT, version: LOG_VERSION, startedAt, firstSeq, bundle: { exportedAt: input.now, ...env, contents: contentsOf(input, kept, t, loads, dropped, overlapped) } };
   const lines = [
     JSON.stringify(header),
     JSON.stringify({ seq: 0, t, kind: 'env', ...env }),
     JSON.stringify({ seq: 0, t, kind: 'checkpoint', hash: hashState(state), state }),
   ];
-  return `${lines.join('\n')}\n${ring.slice(nl + 1)}`;
+  return `${lines.join('\n')}\n${body}`;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface LogHeader {
 }
 
 export interface EventLog {
+  /** Clock time (Unix ms) when the log started: each record's `t` counts from it. */
+  readonly startedAt: number;
   /** Appends a record; payload keys `seq`, `t`, `kind` are overwritten by the log. */
   append(kind: string, payload?: Record<string, unknown>): LogRecord;
   /** The retained records, oldest first (a copy). */
@@ -185,6 +187,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
   const firstKeptSeq = (): number => sealed.first()?.firstSeq ?? open.first()?.rec.seq ?? seq + 1;
 
   return {
+    startedAt,
     append(kind, payload = {}) {
       seq += 1;
       // NOTE: seq/t/kind first for readable lines, then re-set so a payload cannot override them.

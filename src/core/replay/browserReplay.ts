@@ -1,7 +1,7 @@
 import type { AppCore } from '../createAppCore.ts';
 import type { LogRecord } from '../../ports/eventLog.ts';
 import type { ReplayHost } from '../../ports/types.ts';
-import { createReplayHandle, takeCheckpoint, type ReplayHandle } from './driver.ts';
+import { createReplayHandle, segmentsOf, takeCheckpoint, type ReplayHandle } from './driver.ts';
 import { parseReplayText, ReplayParseError } from './parse.ts';
 import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
 
@@ -17,9 +17,17 @@ import { SCREEN_ACTOR_PREFIX } from '../screenActors.ts';
  * the KYC screen's user-info refresh) is dropped, since the log holds each such send as the intent
  * it recorded, at its record (`intents: 'log'`). So the state hash is the headless one at every
  * record, not only at the end.
+ *
+ * A log of several page loads (`segment` records, src/ports/logSegments.ts) replays each load like
+ * the reload it was, as headless: at a segment the core of the load before stops and a fresh one
+ * on fresh replay ports takes over on the same virtual clock; the page remounts the app on it
+ * ({@link BrowserReplay.onCore}, main.tsx), so the screens start afresh too.
  */
 export interface BrowserReplay {
-  core: AppCore;
+  /** The running load's core (a new one at each `segment` record). */
+  readonly core: AppCore;
+  /** Called with the new core (and the load's number from 0) when a later page load starts: the page remounts the app on it. */
+  onCore(fn: (core: AppCore, load: number) => void): void;
   /** seq, t and kind of every record (for the stepping side to choose checkpoints). */
   records: { seq: number; t: number; kind: string; path?: string }[];
   /** Connects `ui.route` records to the router once it exists (replays the latest route now). */
@@ -65,15 +73,47 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
   const initialPath = firstRoute ? String(firstRoute.path) : '/';
   const location = { path: initialPath };
   let navigate: ((path: string) => void) | null = null;
-  const h: ReplayHandle = createReplayHandle(log, location, {
-    intents: 'log',
-    onRoute: (path) => navigate?.(path),
-    screens: 'mounted',
-  });
+  let remount: ((core: AppCore, load: number) => void) | null = null;
+  const segments = segmentsOf(log);
+  const handleFor = (i: number): ReplayHandle =>
+    createReplayHandle(segments[i]?.log ?? log, location, {
+      intents: 'log',
+      onRoute: (path) => navigate?.(path),
+      screens: 'mounted',
+      startAt: segments[i]?.startAt,
+    });
+  let load = 0;
+  let h: ReplayHandle = handleFor(0);
+  // What the loads before the running one reported (their ports are gone with their cores).
+  const earlier: string[] = [];
+  const report = (x: ReplayHandle) => [...x.ports.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`), ...x.screenMisses];
+  /** The next page load: the old core stops, a fresh one starts at the load's time and path, and the page remounts the app on it. */
+  const nextLoad = async () => {
+    const old = h;
+    // As at the end of the log: the screens get a moment to make what they were expected to.
+    await host.wait(250);
+    old.ports.finish();
+    earlier.push(...report(old));
+    load += 1;
+    const seg = segments[load];
+    if (seg?.path) location.path = seg.path;
+    h = handleFor(load);
+    remount?.(h.core, load);
+    navigate?.(location.path);
+    // The screens of the old load unmount with the remount; then its core stops, and the new one's start-up requests settle.
+    await host.wait(ROUTE_SETTLE_MS);
+    old.core.stop();
+  };
   let next = 0;
   const flush = () => host.wait(0);
+  const firstOfLoad = new Set(segments.slice(1).map((sg) => sg.log.records[0]).filter((r): r is LogRecord => r !== undefined));
   return {
-    core: h.core,
+    get core() {
+      return h.core;
+    },
+    onCore(fn) {
+      remount = fn;
+    },
     initialPath,
     records: log.records.map((r: LogRecord) => ({ seq: r.seq, t: r.t, kind: r.kind, ...(r.kind === 'ui.route' ? { path: String(r.path) } : {}) })),
     setNavigate(fn) {
@@ -86,6 +126,7 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         const rec = log.records[next];
         if (!rec || rec.seq > seq) break;
         next += 1;
+        if (firstOfLoad.has(rec)) await nextLoad();
         // A request the user's screen made (over HTTP, or over the user socket: a `ws.out` request):
         // React renders and runs effects asynchronously, so give the replayed screen real time to
         // make it before anything recorded after it happens.
@@ -113,7 +154,7 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         seq: cp.seq,
         t: cp.t,
         hash: cp.hash,
-        divergences: [...h.ports.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`), ...h.screenMisses],
+        divergences: [...earlier, ...report(h)],
         violations: cp.violations,
       };
     },

@@ -10,6 +10,7 @@ import type { IntentEvent, ReplayScene } from '../screenMachines.ts';
 import { standInSecrets } from '../../ports/standIns.ts';
 import { isWellFormedIntent } from './intents.ts';
 import { isViewValue, VIEW_ACTOR, VIEW_SET } from '../viewState.ts';
+import { SEGMENT_KIND, splitSegments } from '../../ports/logSegments.ts';
 
 /**
  * The replay driver (DESIGN §4): for each record in order, advance the VirtualClock to the
@@ -138,11 +139,37 @@ export interface HandleHooks {
   screens?: 'mounted' | 'build';
   /** Extra core options (tests inject a `defer`, or `marketReducers`). */
   core?: Partial<AppCoreOptions>;
+  /** Where the virtual clock starts (Unix ms); default the log's `startedAt` (a later page load: its segment's start). */
+  startAt?: number;
+}
+
+/**
+ * The page loads of a log (src/ports/logSegments.ts): each its own records, the virtual time its
+ * replay starts at and the path it opened on. A log without `segment` records is one load.
+ */
+export interface LoadSegment {
+  log: ParsedLog;
+  startAt: number;
+  path: string | null;
+}
+
+export function segmentsOf(log: ParsedLog): LoadSegment[] {
+  return splitSegments(log.records).map((records, i) => {
+    const seg = records[0]?.kind === SEGMENT_KIND ? records[0] : undefined;
+    // Where the reloaded page opened: its first route (as the browser replay starts a log), else the segment's path.
+    const route = records.find((r) => r.kind === 'ui.route' && typeof r.path === 'string');
+    const path = route ? String(route.path) : typeof seg?.path === 'string' ? seg.path : null;
+    return {
+      log: i === 0 ? { ...log, records } : { ...log, records, meta: [] },
+      startAt: log.header.startedAt + (i === 0 ? 0 : (records[0]?.t ?? 0)),
+      path: i === 0 ? null : path,
+    };
+  });
 }
 
 /** Builds the core on replay ports for `log` without delivering anything yet. */
 export function createReplayHandle(log: ParsedLog, location: { path: string }, hooks: HandleHooks = {}): ReplayHandle {
-  const ports = createReplayPorts(log.records, log.header.startedAt);
+  const ports = createReplayPorts(log.records, hooks.startAt ?? log.header.startedAt);
   ports.setCurrentSeq(null);
   const core = createAppCore(ports.ports, { ...hooks.core, location: () => location.path, record: false });
   let delivering = false;
@@ -231,6 +258,9 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
         case 'env':
           env.push(rec);
           return false;
+        case SEGMENT_KIND:
+          // A page load's start: the host built this handle for it (a fresh core, segmentsOf).
+          return false;
         case 'expect.book':
           bookChecks.push(checkBook(rec, core));
           return false;
@@ -274,58 +304,82 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
   };
 }
 
-/** Replays `log` headless; see {@link ReplayOptions}. Never throws for log content. */
+/**
+ * Replays `log` headless; see {@link ReplayOptions}. Never throws for log content. A log of several
+ * page loads (`segment` records, src/ports/logSegments.ts) replays each load like the reload it
+ * was: the core of the load before stops, a fresh core on fresh replay ports over that load's
+ * records starts on the same virtual clock at the load's start, and the hash after each record is
+ * the running load's state.
+ */
 export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Promise<ReplayResult> {
   const flush = options.flush ?? defaultFlush;
   const location = { path: '/' };
-  const h = createReplayHandle(log, location, { core: options.core });
-  const { core, ports } = h;
   const checkpoints: Checkpoint[] = [];
   const hashes: ReplayResult['hashes'] = [];
   const at = new Set(options.checkpointAt ?? []);
   const every = options.checkpointEvery ?? 0;
+  const divergences: Divergence[] = [];
+  const screenMisses: string[] = [];
+  const env: Record<string, unknown>[] = [];
+  const bookChecks: ReplayResult['bookChecks'] = [];
+  let unissued: LogRecord[] = [];
   let delivered = 0;
   let lastSeq = 0;
   let lastT = 0;
+  let final: Checkpoint | null = null;
+  let stopped = false;
 
-  const checkpoint = (seq: number, t: number): Checkpoint => takeCheckpoint(h, seq, t);
-
-  // Let the start-up requests (a stored token fetches user info) reach the ports before record 1.
-  await flush();
-  for (const rec of log.records) {
-    if (options.until !== undefined && rec.seq > options.until) break;
-    const target = log.header.startedAt + rec.t;
-    if (target > ports.clock.now()) ports.clock.set(target);
-    if (h.prepare(rec)) await flush();
-    const settle = h.deliver(rec);
-    if (settle) await flush();
-    delivered += 1;
-    lastSeq = rec.seq;
-    lastT = rec.t;
-    if (options.hashEveryRecord) hashes.push({ seq: rec.seq, kind: rec.kind, hash: hashState(h.state()) });
-    if ((every > 0 && delivered % every === 0) || at.has(rec.seq)) checkpoints.push(checkpoint(rec.seq, rec.t));
-    if (options.onRecord) await options.onRecord(rec, core);
+  const segments = segmentsOf(log);
+  for (const [i, seg] of segments.entries()) {
+    if (stopped) break;
+    if (seg.path !== null) location.path = seg.path;
+    const h = createReplayHandle(seg.log, location, { core: options.core, startAt: seg.startAt });
+    const { core, ports } = h;
+    // Let the start-up requests (a stored token fetches user info) reach the ports before the load's first record.
+    await flush();
+    for (const rec of seg.log.records) {
+      if (options.until !== undefined && rec.seq > options.until) {
+        stopped = true;
+        break;
+      }
+      const target = log.header.startedAt + rec.t;
+      if (target > ports.clock.now()) ports.clock.set(target);
+      if (h.prepare(rec)) await flush();
+      const settle = h.deliver(rec);
+      if (settle) await flush();
+      delivered += 1;
+      lastSeq = rec.seq;
+      lastT = rec.t;
+      if (options.hashEveryRecord) hashes.push({ seq: rec.seq, kind: rec.kind, hash: hashState(h.state()) });
+      if ((every > 0 && delivered % every === 0) || at.has(rec.seq)) checkpoints.push(takeCheckpoint(h, rec.seq, rec.t));
+      if (options.onRecord) await options.onRecord(rec, core);
+    }
+    ports.finish();
+    if (stopped || i === segments.length - 1) final = takeCheckpoint(h, lastSeq, lastT);
+    // A request a screen made before its flow's actor was built headless (the KYC form's status read) was made by it later.
+    unissued = unissued.concat(ports.unissued.filter((r) => r.kind !== 'http.request' || !ports.isIssued(r)));
+    divergences.push(...ports.divergences);
+    screenMisses.push(...h.screenMisses);
+    env.push(...h.env);
+    bookChecks.push(...h.bookChecks);
+    core.stop();
   }
-  ports.finish();
-  const final = checkpoint(lastSeq, lastT);
-  if (checkpoints[checkpoints.length - 1]?.seq !== lastSeq) checkpoints.push(final);
+  const last = final as Checkpoint;
+  if (checkpoints[checkpoints.length - 1]?.seq !== lastSeq) checkpoints.push(last);
   const bundleCp = log.meta.find((m) => m.kind === 'checkpoint');
-  // A request a screen made before its flow's actor was built headless (the KYC form's status read) was made by it later.
-  const left = ports.unissued.filter((r) => r.kind !== 'http.request' || !ports.isIssued(r));
-  core.stop();
   return {
     delivered,
     lastSeq,
     checkpoints,
     hashes,
-    final,
-    divergences: ports.divergences,
-    unissued: left.length,
-    unissuedWrites: left.filter((r) => r.kind === 'http.request' && r.method !== 'GET').length,
-    unissuedStorage: left.filter((r) => r.kind !== 'http.request').length,
-    screenMisses: h.screenMisses,
-    env: h.env,
-    bookChecks: h.bookChecks,
+    final: last,
+    divergences,
+    unissued: unissued.length,
+    unissuedWrites: unissued.filter((r) => r.kind === 'http.request' && r.method !== 'GET').length,
+    unissuedStorage: unissued.filter((r) => r.kind !== 'http.request').length,
+    screenMisses,
+    env,
+    bookChecks,
     bundleHash: bundleCp && typeof bundleCp.hash === 'string' ? bundleCp.hash : null,
   };
 }

@@ -2,6 +2,7 @@ import type { AppCore, AppCoreOptions } from '../createAppCore.ts';
 import { createAppCore } from '../createAppCore.ts';
 import type { EventLog } from '../../ports/eventLog.ts';
 import { createEventLog } from '../../ports/eventLog.ts';
+import type { LoadRecords } from '../../ports/logSegments.ts';
 import { createRecordingPorts } from '../../ports/recording.ts';
 import type { Redactor } from '../../ports/redact.ts';
 import { classifyField, createRedactor } from '../../ports/redact.ts';
@@ -109,6 +110,27 @@ export function createRecordedCore(raw: Ports, options: AppCoreOptions & { env?:
       log.append('ui.route', { path: redactor.redact(path) });
     },
   };
+}
+
+const storedLoads = new WeakMap<EventLog, () => Promise<LoadRecords[]>>();
+
+/**
+ * Connects a log to the page loads kept before it in the browser (main.tsx, with
+ * src/ports/logStore.ts loaded after the first paint): 'Report a problem' joins them into the bundle.
+ */
+export function registerStoredLoads(log: EventLog, earlier: () => Promise<LoadRecords[]>): void {
+  storedLoads.set(log, earlier);
+}
+
+/** The page loads kept before this log's (none when nothing stores them: tests, Node, no IndexedDB). */
+export async function storedLoadsOf(log: EventLog): Promise<LoadRecords[]> {
+  const earlier = storedLoads.get(log);
+  if (!earlier) return [];
+  try {
+    return await earlier();
+  } catch {
+    return [];
+  }
 }
 
 const redactors = new WeakMap<EventLog, Redactor>();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { APP_VERSION, buildSupportBundle, bundleFileName, gzipBundle } from '../../core/supportBundle.ts';
+import { storedLoadsOf } from '../../core/replay/record.ts';
 import { useAppCore } from '../app/AppCoreProvider.tsx';
 import { useShellEnv } from '../hooks/useShellEnv.ts';
 import './ReportProblem.css';
@@ -27,7 +28,7 @@ export interface ReportProblemProps {
 
 /**
  * 'Report a problem' (help centre and settings): exports a support bundle of the recording ring
- * (src/core/supportBundle.ts) with the app version, language, theme and viewport. Secrets were
+ * and the page loads before it kept in the browser (src/core/supportBundle.ts) with the app version, language, theme and viewport. Secrets were
  * redacted when recorded; the live state in the bundle is redacted with the same placeholders.
  */
 export function ReportProblem({ onExport = downloadBytes }: ReportProblemProps) {
@@ -36,12 +37,15 @@ export function ReportProblem({ onExport = downloadBytes }: ReportProblemProps) 
   const { prefs } = useShellEnv();
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const exportBundle = () => {
+  const exportBundle = async () => {
     try {
+      // The page loads before this one, kept in the browser across reloads (issue 27, point 7).
+      const earlier = await storedLoadsOf(core.log);
       const now = core.now();
       const text = buildSupportBundle({
         log: core.log,
         actors: core,
+        earlier,
         now,
         env: {
           appVersion: APP_VERSION,
@@ -66,7 +70,7 @@ export function ReportProblem({ onExport = downloadBytes }: ReportProblemProps) 
       <h2 id="rf-report-problem-title" className="rf-report-problem__title">{t('reportTitle')}</h2>
       <p>{t('reportText')}</p>
       <p className="rf-report-problem__privacy">{t('reportPrivacy')}</p>
-      <button type="button" className="rf-btn rf-btn--primary rf-btn--md" onClick={exportBundle}>
+      <button type="button" className="rf-btn rf-btn--primary rf-btn--md" onClick={() => void exportBundle()}>
         {t('reportButton')}
       </button>
       {status && (

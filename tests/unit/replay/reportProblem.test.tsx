@@ -67,7 +67,7 @@ describe('ReportProblem', () => {
     clock.advance(300);
 
     fireEvent.click(screen.getByRole('button', { name: 'Download report' }));
-    expect(screen.getByRole('status').textContent).toMatch(/^Report saved as rft-support-.*\.jsonl\.gz/);
+    expect((await screen.findByRole('status')).textContent).toMatch(/^Report saved as rft-support-.*\.jsonl\.gz/);
     expect(exported).toHaveLength(1);
     const text = exported[0]?.text ?? '';
     // the download is the gzipped text (what `npm run replay` inflates)
