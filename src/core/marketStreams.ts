@@ -309,19 +309,20 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
   // A book side (src/streams/bookStore.ts) never changes what it reads as, so its levels are copied
   // out once per side: the same array while that side does not change (cheap state() after every
   // record for the inspector and --diff). A book's entry, and the books / trades / candles sections,
-  // are the same objects while what they hold is the same.
-  const levelsCache = new WeakMap<BookSide, Level[]>();
-  const levels = (side: BookSide): Level[] => {
-    let out = levelsCache.get(side);
-    if (!out) {
-      const a = levelsOf(side);
-      out = new Array<Level>(side.length);
-      for (let i = 0, k = 0; i < side.length; i++, k += STRIDE) out[i] = [a[k] as number, a[k + 1] as number];
-      levelsCache.set(side, out);
-    }
+  // are the same objects while what they hold is the same. The caches hold the last value per book
+  // (state() is asked for the newest), not a WeakMap per state: a WeakMap gaining an entry per
+  // book change made the young-generation collections walk it (most of the inspector's load time).
+  const lastSide = new Map<string, { side: BookSide; levels: Level[] }>();
+  const levels = (key: string, side: BookSide): Level[] => {
+    const hit = lastSide.get(key);
+    if (hit && hit.side === side) return hit.levels;
+    const a = levelsOf(side);
+    const out = new Array<Level>(side.length);
+    for (let i = 0, k = 0; i < side.length; i++, k += STRIDE) out[i] = [a[k] as number, a[k + 1] as number];
+    lastSide.set(key, { side, levels: out });
     return out;
   };
-  const entryCache = new WeakMap<OrderBookState, { sync: unknown; entry: Record<string, unknown> }>();
+  const lastEntry = new Map<string, { book: OrderBookState; sync: unknown; entry: Record<string, unknown> }>();
   const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   let lastBooks: { refs: unknown[]; value: Record<string, unknown> } = { refs: [], value: {} };
   let lastTrades: { refs: unknown[]; value: Record<string, unknown> } = { refs: [], value: {} };
@@ -364,10 +365,11 @@ export function createMarketStreams(deps: MarketStreamsDeps): MarketStreams {
       const bookRefs: unknown[] = [];
       for (const [s, { state: b, sync }] of books) {
         const syncValue = sync.getSnapshot().value;
-        let hit = entryCache.get(b);
-        if (!hit || hit.sync !== syncValue) {
-          hit = { sync: syncValue, entry: { status: b.status, seq: b.seq, reason: b.reason, buffered: b.buffer.length, ts: b.ts, bids: levels(b.bids), asks: levels(b.asks), sync: syncValue } };
-          entryCache.set(b, hit);
+        let hit = lastEntry.get(s);
+        if (!hit || hit.book !== b || hit.sync !== syncValue) {
+          const entry = { status: b.status, seq: b.seq, reason: b.reason, buffered: b.buffer.length, ts: b.ts, bids: levels(`${s} bids`, b.bids), asks: levels(`${s} asks`, b.asks), sync: syncValue };
+          hit = { book: b, sync: syncValue, entry };
+          lastEntry.set(s, hit);
         }
         bookRefs.push(s, hit.entry);
       }
