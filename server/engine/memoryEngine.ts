@@ -30,7 +30,7 @@ import type { JournalFileIo } from './journalFile.ts';
 import { loadState } from './load.ts';
 import { assertProjection, PROJECTION_NAME, Projector, recoverAndProject } from './projector.ts';
 import { recoverState, removeStrayTemp, writeSnapshot } from './recovery.ts';
-import { Sequencer } from './sequencer.ts';
+import { EngineUnavailable, Sequencer } from './sequencer.ts';
 import { SnapshotWriter } from './snapshots.ts';
 import type { EngineRules, EngineState, MarketQuote } from './state.ts';
 
@@ -85,7 +85,7 @@ export class MemoryTradingEngine extends TradingEngine {
   private flushScheduled = false;
   private stopSource: (() => void) | null = null;
   private timers: ReturnType<typeof setInterval>[] = [];
-  private detachLedger: (() => void) | null = null;
+  private stopped = false;
   private readonly bus2: TradingEngineOptions['bus'];
   private readonly listeners: FillListener[] = [];
   private readonly knownUsers = new Set<number>();
@@ -163,7 +163,7 @@ export class MemoryTradingEngine extends TradingEngine {
       onDurable: (o) => projector.push(o),
       onError: this.report,
     });
-    this.detachLedger = setLedgerAuthority(db, {
+    setLedgerAuthority(db, {
       post: (p, inTransaction) => this.post(p, inTransaction),
       balance: (k) => this.s.balances.get(k) ?? 0n,
     });
@@ -188,9 +188,11 @@ export class MemoryTradingEngine extends TradingEngine {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     await this.idle();
+    // From here every command (a posting of a feature still closing too) is refused: the ledger
+    // authority stays on the database, so nothing moves a balance behind the journal's back.
+    this.stopped = true;
     await this.snapshotting;
-    this.detachLedger?.();
-    this.detachLedger = null;
+    if (this.seqr && this.projector) await this.projector.reached(this.seqr.seq);
     this.projector?.close();
     await this.journal?.close();
     await this.snapshots?.close();
@@ -210,6 +212,7 @@ export class MemoryTradingEngine extends TradingEngine {
 
   /** Submits `cmd` and resolves with its outcome once durable (and projected, by `ack`), its frames published. */
   private submit(cmd: Command): Promise<Outcome> {
+    if (this.stopped) return Promise.reject(new EngineUnavailable(new Error('the memory engine is stopped')));
     const seqr = this.sequencer;
     const p = seqr.submit(cmd).then(async (o) => {
       if (this.ack === 'projected') await this.projection.reached(o.seq);
@@ -252,6 +255,7 @@ export class MemoryTradingEngine extends TradingEngine {
     };
     if (inTransaction) {
       // The caller's transaction may hold the database (SQLite): wait for the journal only.
+      if (this.stopped) throw new EngineUnavailable(new Error('the memory engine is stopped'));
       const o = await this.sequencer.submit(cmd);
       return o.ok ? { ok: true, ref: p.ref } : { ok: false, reason: o.msg as Extract<PostResult, { ok: false }>['reason'] };
     }
@@ -413,7 +417,7 @@ export class MemoryTradingEngine extends TradingEngine {
   /** A `market` command (prices, book, then the check) for every symbol whose frames came since the last one. */
   private flushDirty(): void {
     this.flushScheduled = false;
-    if (!this.seqr) return;
+    if (!this.seqr || this.stopped) return;
     const symbols = [...this.dirtySymbols];
     this.dirtySymbols.clear();
     for (const sym of symbols) void this.syncMarket(sym);

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -22,12 +24,15 @@ let db: Db;
 let testDb: TestDb;
 const registered = new Set<string>();
 let base = '';
+let dataDir = '';
 
 beforeAll(async () => {
   testDb = await openTestDb();
   db = testDb.db;
   const clock = { now: () => T0 };
-  const config = { ...loadConfig({}), logLevel: 'silent' as const, serveStatic: false, exposeOutbox: true };
+  // A DATA_DIR of its own: the memory engine (TEST_ENGINE=memory) keeps its journal there.
+  dataDir = mkdtempSync(join(tmpdir(), 'rf-openapi-'));
+  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: false, exposeOutbox: true };
   const platform = createPlatform({ db, clock });
   app = buildApp({ db, clock, config, limits: relaxedLimits(), plugins: [...platform.plugins, ...createFeatures({ db, clock, bus: platform.bus, source: platform.source, periodicMs: 0, engineMode: testEngineMode() })] });
   app.addHook('onRoute', (r) => {
@@ -43,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await testDb.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 interface Doc {
