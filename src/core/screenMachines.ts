@@ -1,30 +1,9 @@
-import { createActor, fromPromise, type Actor, type AnyActorLogic, type InputFrom } from 'xstate';
-import type { Observable } from 'rxjs';
-import type { ApiClient } from '../api/client.ts';
-import type { Clock } from '../ports/types.ts';
-import { compensationMachine, type CompensationRequest } from '../machines/compensationMachine.ts';
-import { convertMachine, type ConvertForm, type QuoteAnswer } from '../machines/convertMachine.ts';
-import { depositMachine, type DepositPick } from '../machines/depositMachine.ts';
-import { withdrawalMachine, type SaveAddressRequest, type WithdrawalForm } from '../machines/withdrawalMachine.ts';
-import { addressBookMachine, type BookRequest } from '../machines/addressBookMachine.ts';
-import { kycMachine, type KycForm as KycFormValues } from '../machines/kycMachine.ts';
-import { orderMachine, orderRulesOf, type OrderAck, type OrderInput, type PlaceOrderRequest } from '../machines/orderMachine.ts';
+import { createActor, type Actor, type AnyActorLogic } from 'xstate';
 import type { InboundFrame } from '../machines/socketMachine.ts';
-import { voucherMachine, type MergeRequest } from '../machines/voucherMachine.ts';
-import { applyMachine, followMachine, unfollowMachine, type ApplyForm, type FollowRequest, type UnfollowRequest } from '../machines/copyMachines.ts';
-import { applicationOfFrame, COPY_PATHS, type CopyApplication, type CopyFollow } from '../protocol/copy.ts';
-import { closeMachine, type CloseRequest } from '../machines/closeMachine.ts';
-import { tpslMachine, type TpslRequest } from '../machines/tpslMachine.ts';
-import type { Order, Position } from '../protocol/trading.ts';
-import type { PositionPrefsStore } from './positionPrefs.ts';
-import { COMPENSATION_PATHS, isCompensationFrame, type CompensationOrder } from '../protocol/compensation.ts';
-import { isKycFrame, KYC_PATHS, type KycStatusDto } from '../protocol/kyc.ts';
-import type { ContractKind, SymbolInfo } from '../protocol/market.ts';
-import { isVoucherFrame, VOUCHER_PATHS, type Voucher } from '../protocol/vouchers.ts';
-import { CONVERT_PATHS, type Conversion, type Quote } from '../protocol/convert.ts';
-import { MONEY_PATHS, type AddressBook, type DepositAddress, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../protocol/wallet.ts';
-import { describeBlobs, type ScreenActors } from './screenActors.ts';
-import type { TradingApi } from './tradingApi.ts';
+import { describeBlobs } from './screenActors.ts';
+import type { IntentEvent, ReplayScene, ScreenMachineRow, ScreenMachinesDeps } from './screenRows/row.ts';
+
+export { tradePathOf, type IntentEvent, type ReplayScene, type ScreenMachinesDeps } from './screenRows/row.ts';
 
 /**
  * The lifecycle machines of the account, trade and money screens (order ticket, KYC form,
@@ -42,282 +21,94 @@ import type { TradingApi } from './tradingApi.ts';
  *   flow's own context, JSON-stable): the replay hash, the checkpoints, `--diff` and the inspector
  *   see the flows; an actor no intent reached yet is left out, so the hash does not depend on when
  *   a screen mounted,
+ * - loads its row with the screen: each row's machine (with its protocol schemas and validators)
+ *   is its own module (src/core/screenRows/), imported by {@link loadScreenMachines}; a screen's
+ *   route loads its rows before it renders (src/ui/app/screens.ts) and {@link useScreenActor}
+ *   waits for a row not loaded yet, so `get` is synchronous as before. Outside the production
+ *   browser build (Node: headless replay, the CLI, tests, benches; the dev server) every row is
+ *   loaded before this module's importers run, so a replay builds any row at the intent it meets,
+ *   exactly as when the table was one module,
  * - stops it when its last holder leaves (after the current synchronous run, so React's
  *   StrictMode unmount-and-remount keeps the same actor). `get` returns the live actor of the
  *   same request, so a render React runs twice does not start two.
  */
 
-/** The multipart body of POST /kyc/submit: trimmed text parts and the two photos. */
-export function kycFormData(form: KycFormValues): FormData {
-  const body = new FormData();
-  body.append('country', form.country.trim());
-  body.append('docType', form.docType.trim());
-  body.append('firstName', form.firstName.trim());
-  body.append('lastName', form.lastName.trim());
-  body.append('docNumber', form.docNumber.trim());
-  for (const slot of ['cover', 'info'] as const) {
-    const f = form[slot];
-    if (f instanceof Blob) body.append(slot, f, f.name);
-    // A replayed intent carries only the photo's description (the log never holds its bytes):
-    // send a same-shaped placeholder so the request matches the recorded one.
-    else if (f) body.append(slot, new File([new Uint8Array(f.size)], f.name, { type: f.type }), f.name);
-  }
-  return body;
-}
-
-export interface ScreenMachinesDeps {
-  api: ApiClient;
-  clock: Clock;
-  userFrames$: Observable<InboundFrame>;
-  screens: ScreenActors;
-  tradingApi: (contract: ContractKind) => TradingApi;
-  /** The user's close confirmations (close / close all), read by the close machine's guards. */
-  positionPrefs?: PositionPrefsStore;
-  /** Client order ids of closes (the Random port). */
-  newId?: () => string;
-  defer?: (fn: () => void) => void;
-}
-
-/** Client order ids: the Random port's (recorded, replayed), else the clock's reading. */
-const newIdOf = ({ newId, clock }: ScreenMachinesDeps): (() => string) => newId ?? (() => `c${clock.now().toString(36)}`);
-
-/** The money paths carry the `/api` base; the api client adds it itself. */
-const apiPath = (p: string) => p.replace(/^\/api/, '');
-
 /**
- * One row of the table: how the core builds, feeds and keys one screen machine. `R` is what a screen
- * asks with (its name, and for the trade flows the contract and the ticket's input).
- */
-interface ScreenMachineRow<L extends AnyActorLogic, R> {
-  /** The machine with its requests provided through the core's recorded ApiClient. */
-  logic(deps: ScreenMachinesDeps, req: R): L;
-  /** createActor's input, for the machines that take one. */
-  input?(deps: ScreenMachinesDeps, req: R): InputFrom<L>;
-  /** The user-socket frames it follows (the core sends them; no screen does). */
-  follow?(actor: Actor<L>, frame: InboundFrame, req: R): void;
-  /** One live actor per key; the name when absent. */
-  key?(req: R): string;
-  /**
-   * Headless replay: the request a recorded `screen:<name>` intent builds this row's actor with when
-   * none lives (no screen mounted it), from the intent and the replayed scene; null when it cannot.
-   * A row without a key needs none (its request is its name).
-   */
-  fromIntent?(event: IntentEvent, scene: ReplayScene, deps: ScreenMachinesDeps): R | null;
-  /**
-   * The part of the context that is the flow's own state (hashed into `core.state().screens`), when
-   * the context also holds data a screen refreshes from the account (the close dialog's live position).
-   */
-  hashed?(context: ContextOf<L>): unknown;
-}
-
-type ContextOf<L extends AnyActorLogic> = ReturnType<L['getInitialSnapshot']> extends { context: infer C } ? C : never;
-
-/** A recorded screen intent as the replay reads it (external data: fields are unknown). */
-export type IntentEvent = { type: string } & Record<string, unknown>;
-
-/** What a headless replay knows when a recorded intent needs an actor: the path and the latest recorded answers. */
-export interface ReplayScene {
-  /** The replayed location (the last `ui.route`). */
-  path: string;
-  /** The data of the latest recorded 200 answer to `METHOD path` so far, undefined when none. */
-  answer(method: string, path: string): unknown;
-}
-
-/** The contract of a trade screen's path (`/mFutures/BTCUSDT` → perp, `/stdFuture/…` → std) and its pair. */
-export function tradePathOf(path: string): { contract: ContractKind; pair: string | null } | null {
-  const m = /^\/(mFutures|stdFuture)(?:\/([A-Za-z0-9]+))?/.exec(path);
-  if (!m) return null;
-  return { contract: m[1] === 'mFutures' ? 'perp' : 'std', pair: m[2] ?? null };
-}
-
-/** The contract a close / TP-SL intent is about: its position's, else the trade screen's. */
-const contractOfIntent = (event: IntentEvent, scene: ReplayScene): ContractReq | null => {
-  const c = (event.position as { contract?: unknown } | null | undefined)?.contract;
-  if (c === 'perp' || c === 'std') return { contract: c };
-  const trade = tradePathOf(scene.path);
-  return trade ? { contract: trade.contract } : null;
-};
-
-/** A position in a dialog's context is the account's live data: the flow's own state is which position. */
-const positionById = <C extends { position: { id: string } | null }>(c: C) => ({ ...c, position: c.position?.id ?? null });
-
-/** Infers a row's logic and request types from its `logic` (a request-less row asks with its name only). */
-const row = <L extends AnyActorLogic, R = unknown>(r: ScreenMachineRow<L, R>): ScreenMachineRow<L, R> => r;
-
-type ContractReq = { contract: ContractKind };
-type OrderReq = { contract: ContractKind; input: OrderInput };
-
-/**
- * Every screen machine, declared once: a new flow is one row. The name doubles as the
- * `screen:<name>` intent actor of the event log.
+ * Every screen machine, declared once: a new flow is one row (a module in src/core/screenRows/).
+ * The name doubles as the `screen:<name>` intent actor of the event log.
  */
 const SCREEN_MACHINES = {
-  kyc: row({
-    logic: ({ api }) =>
-      kycMachine.provide({
-        actors: {
-          fetchStatus: fromPromise<KycStatusDto>(({ signal }) => api.get<KycStatusDto>(KYC_PATHS.status, undefined, signal)),
-          submit: fromPromise<KycStatusDto, KycFormValues>(({ input, signal }) => api.post<KycStatusDto>(KYC_PATHS.submit, kycFormData(input), { signal })),
-        },
-      }),
-    follow: (a, f) => {
-      if (isKycFrame(f)) a.send({ type: 'kyc.frame', status: f.data });
-    },
-  }),
-  compensation: row({
-    logic: ({ api }) =>
-      compensationMachine.provide({
-        actors: {
-          submit: fromPromise<CompensationOrder, CompensationRequest>(({ input, signal }) => {
-            const body = input.voucherId === undefined ? { id: input.id } : { id: input.id, voucherId: input.voucherId };
-            return api.post<CompensationOrder>(COMPENSATION_PATHS[input.action], body, { signal });
-          }),
-        },
-      }),
-    follow: (a, f) => {
-      if (isCompensationFrame(f)) a.send({ type: 'comp.frame', order: f.data });
-    },
-  }),
-  coupon: row({
-    logic: ({ api }) =>
-      voucherMachine.provide({
-        actors: { merge: fromPromise<Voucher, MergeRequest>(({ input, signal }) => api.post<Voucher>(VOUCHER_PATHS.merge, { ids: input.ids }, { signal })) },
-      }),
-    follow: (a, f) => {
-      if (isVoucherFrame(f)) a.send({ type: 'voucher.frame', voucher: f.data });
-    },
-  }),
-  deposit: row({
-    logic: ({ api }) =>
-      depositMachine.provide({
-        actors: {
-          fetchAddress: fromPromise<DepositAddress, DepositPick>(({ input, signal }) => api.get<DepositAddress>(apiPath(MONEY_PATHS.depositAddress), { ...input }, signal)),
-        },
-      }),
-  }),
-  withdrawal: row({
-    logic: ({ api }) =>
-      withdrawalMachine.provide({
-        actors: {
-          fetchInfo: fromPromise<WithdrawInfo, { coin: MoneyCoin; network: Network }>(({ input, signal }) => api.get<WithdrawInfo>(apiPath(MONEY_PATHS.withdrawInfo), input, signal)),
-          submit: fromPromise<Withdrawal, WithdrawalForm>(({ input, signal }) => api.post<Withdrawal>(apiPath(MONEY_PATHS.withdraw), input, { signal })),
-          saveAddress: fromPromise<AddressBook, SaveAddressRequest>(({ input, signal }) => api.post<AddressBook>(apiPath(MONEY_PATHS.addresses), input, { signal })),
-        },
-      }),
-    // A balance change re-reads the form's numbers (available, Max) while the user edits.
-    follow: (a, f) => {
-      const v = a.getSnapshot().value;
-      if (f.type === 'balance' && (v === 'editing' || v === 'locked')) a.send({ type: 'wd.refresh' });
-    },
-  }),
-  addressBook: row({
-    logic: ({ api }) =>
-      addressBookMachine.provide({
-        actors: {
-          load: fromPromise<AddressBook>(({ signal }) => api.get<AddressBook>(apiPath(MONEY_PATHS.addresses), undefined, signal)),
-          mutate: fromPromise<AddressBook, BookRequest>(({ input, signal }) => {
-            const { kind, ...body } = input;
-            const path = { add: MONEY_PATHS.addresses, rename: MONEY_PATHS.addressRename, delete: MONEY_PATHS.addressDelete, whitelist: MONEY_PATHS.whitelist }[kind];
-            return api.post<AddressBook>(apiPath(path), body, { signal });
-          }),
-        },
-      }),
-  }),
-  convert: row({
-    logic: ({ api, clock }) =>
-      convertMachine.provide({
-        actors: {
-          // The quote is stamped with the core clock's reading on arrival: the machine turns it into the countdown.
-          requestQuote: fromPromise<QuoteAnswer, ConvertForm>(async ({ input, signal }) => {
-            const quote = await api.post<Quote>(apiPath(CONVERT_PATHS.quote), input, { signal });
-            return { quote, receivedAt: clock.now() };
-          }),
-          convert: fromPromise<Conversion, { quoteId: string }>(({ input, signal }) => api.post<Conversion>(apiPath(CONVERT_PATHS.convert), input, { signal })),
-        },
-      }),
-  }),
-  copyFollow: row({
-    logic: ({ api }) =>
-      followMachine.provide({
-        actors: { follow: fromPromise<CopyFollow, FollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.follow, input, { signal })) },
-      }),
-  }),
-  copyUnfollow: row({
-    logic: ({ api }) =>
-      unfollowMachine.provide({
-        actors: { unfollow: fromPromise<CopyFollow, UnfollowRequest>(({ input, signal }) => api.post<CopyFollow>(COPY_PATHS.unfollow, input, { signal })) },
-      }),
-  }),
-  copyApply: row({
-    logic: ({ api }) =>
-      applyMachine.provide({
-        actors: {
-          fetchApplication: fromPromise<CopyApplication | null>(({ signal }) => api.get<CopyApplication | null>(COPY_PATHS.apply, undefined, signal)),
-          apply: fromPromise<CopyApplication, ApplyForm>(({ input, signal }) => api.post<CopyApplication>(COPY_PATHS.apply, input, { signal })),
-        },
-      }),
-    follow: (a, f) => {
-      const application = applicationOfFrame(f);
-      if (application) a.send({ type: 'apply.frame', application });
-    },
-  }),
-  close: row({
-    logic: (deps, req: ContractReq) =>
-      closeMachine.provide({
-        actors: {
-          close: fromPromise<Order, CloseRequest>(({ input, signal }) => deps.tradingApi(req.contract).closePositionWith(input, signal)),
-          closeAll: fromPromise<Order[], void>(({ signal }) => deps.tradingApi(req.contract).closeAll(signal)),
-        },
-        guards: {
-          confirmClose: () => deps.positionPrefs?.get().confirmClose ?? true,
-          confirmCloseAll: () => deps.positionPrefs?.get().confirmCloseAll ?? true,
-        },
-        actions: {
-          savePref: (_, params: { kind: 'close' | 'closeAll'; dontAsk: boolean }) => {
-            if (params.dontAsk) deps.positionPrefs?.set(params.kind === 'close' ? { confirmClose: false } : { confirmCloseAll: false });
-          },
-        },
-      }),
-    input: (deps) => ({ newId: newIdOf(deps) }),
-    key: (req) => `close:${req.contract}`,
-    fromIntent: contractOfIntent,
-    hashed: positionById,
-  }),
-  tpsl: row({
-    logic: (deps, req: ContractReq) =>
-      tpslMachine.provide({
-        actors: { save: fromPromise<Position, TpslRequest>(({ input, signal }) => deps.tradingApi(req.contract).setTpSl(input.positionId, input.tp, input.sl, signal)) },
-      }),
-    key: (req) => `tpsl:${req.contract}`,
-    fromIntent: contractOfIntent,
-    hashed: positionById,
-  }),
-  order: row({
-    logic: (deps, req: OrderReq) =>
-      orderMachine.provide({
-        actors: { placeOrder: fromPromise<OrderAck, PlaceOrderRequest>(({ input, signal }) => deps.tradingApi(req.contract).placeOrder(input, signal)) },
-      }),
-    input: (_, req) => req.input,
-    // The user-socket order frames of its contract move a placed ticket on (pending → filled / canceled).
-    follow: (a, f, req) => {
-      const o = f.type === 'order' ? ((f as { data?: unknown }).data as Order | null | undefined) : null;
-      if (o && typeof o === 'object' && o.contract === req.contract) a.send({ type: 'order.frame', clientOrderId: o.clientOrderId, orderId: String(o.id), status: o.status });
-    },
-    // a new pair is a new ticket
-    key: (req) => `order:${req.contract}:${req.input.symbol}`,
-    // The trade screen's ticket: its contract and pair from the path, the pair's rules from the recorded instrument list.
-    fromIntent: (_, scene, deps) => {
-      const trade = tradePathOf(scene.path);
-      const list = scene.answer('GET', '/market/symbols');
-      const info = trade?.pair && Array.isArray(list) ? (list as SymbolInfo[]).find((i) => i?.symbol === trade.pair) : undefined;
-      if (!trade || !info) return null;
-      return { contract: trade.contract, input: { symbol: info.symbol, rules: orderRulesOf(info), newId: newIdOf(deps), draft: { leverage: Math.min(10, info.maxLever) } } };
-    },
-  }),
+  kyc: () => import('./screenRows/kyc.ts').then((m) => m.kyc),
+  compensation: () => import('./screenRows/compensation.ts').then((m) => m.compensation),
+  coupon: () => import('./screenRows/coupon.ts').then((m) => m.coupon),
+  deposit: () => import('./screenRows/deposit.ts').then((m) => m.deposit),
+  withdrawal: () => import('./screenRows/withdrawal.ts').then((m) => m.withdrawal),
+  addressBook: () => import('./screenRows/withdrawal.ts').then((m) => m.addressBook),
+  convert: () => import('./screenRows/convert.ts').then((m) => m.convert),
+  copyFollow: () => import('./screenRows/copy.ts').then((m) => m.copyFollow),
+  copyUnfollow: () => import('./screenRows/copy.ts').then((m) => m.copyUnfollow),
+  copyApply: () => import('./screenRows/copy.ts').then((m) => m.copyApply),
+  close: () => import('./screenRows/trade.ts').then((m) => m.close),
+  tpsl: () => import('./screenRows/trade.ts').then((m) => m.tpsl),
+  order: () => import('./screenRows/trade.ts').then((m) => m.order),
 };
 
-type Table = typeof SCREEN_MACHINES;
-type Name = keyof Table;
+type Loaders = typeof SCREEN_MACHINES;
+/** A row's name: the `screen:<name>` intent actor. */
+export type ScreenMachineName = keyof Loaders;
+type Table = { [N in ScreenMachineName]: Awaited<ReturnType<Loaders[N]>> };
+type AnyRow = ScreenMachineRow<AnyActorLogic, object>;
+
+/** A promise React's `use` reads without suspending once it settled (its `status` / `value` fields). */
+type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
+
+/** The rows loaded so far (module-wide: a row is code, the same for every core). */
+const loadedRows = new Map<ScreenMachineName, AnyRow>();
+const loading = new Map<ScreenMachineName, Tracked<void>>();
+
+function loadRow(name: ScreenMachineName): Tracked<void> {
+  const hit = loading.get(name);
+  if (hit) return hit;
+  const p: Tracked<void> = (SCREEN_MACHINES[name]() as Promise<unknown>).then((r) => {
+    loadedRows.set(name, r as AnyRow);
+    p.status = 'fulfilled';
+  });
+  p.status = 'pending';
+  // a failed load (network) is tried again by the next caller
+  p.catch((e: unknown) => {
+    p.status = 'rejected';
+    p.reason = e;
+    loading.delete(name);
+  });
+  loading.set(name, p);
+  return p;
+}
+
+/**
+ * Loads the rows `names` (every row when absent): resolved once each can be built. The promise
+ * carries React's `status` fields, so `use()` of an already loaded row does not suspend.
+ */
+export function loadScreenMachines(names: readonly ScreenMachineName[] = Object.keys(SCREEN_MACHINES) as ScreenMachineName[]): Promise<void> {
+  const parts = names.map(loadRow);
+  // one row: its own cached promise (React's `use` wants the same promise on every render)
+  if (parts.length === 1 && parts[0]) return parts[0];
+  if (parts.every((p) => p.status === 'fulfilled')) return Object.assign(Promise.resolve(), { status: 'fulfilled' as const });
+  const all: Tracked<void> = Promise.all(parts).then(() => {
+    all.status = 'fulfilled';
+  });
+  all.status = 'pending';
+  all.catch(() => {});
+  return all;
+}
+
+/** True when `name`'s row is loaded (`get` builds it synchronously). */
+export const isScreenMachineLoaded = (name: ScreenMachineName): boolean => loadedRows.has(name);
+
+// Node (headless replay, the CLI, tests, benches) and the dev server: every row before any importer
+// runs, so nothing there waits for a row. Only the production browser build loads rows with screens.
+if (!import.meta.env?.PROD) await loadScreenMachines();
+
+type Name = ScreenMachineName;
 type RowRequest<N extends Name> = Table[N] extends ScreenMachineRow<AnyActorLogic, infer R> ? (unknown extends R ? object : R) : never;
 
 /** What a screen asks for: a row's name, with the contract (and the ticket's input) for the trade flows. */
@@ -403,7 +194,12 @@ export function jsonStable(v: unknown): unknown {
 }
 
 /** A request's row, seen through its own request type (the one place the table is read by name). */
-const rowOf = (req: MachineRequest) => SCREEN_MACHINES[req.name] as ScreenMachineRow<AnyActorLogic, MachineRequest>;
+function rowOf(req: MachineRequest): ScreenMachineRow<AnyActorLogic, MachineRequest> {
+  const r = loadedRows.get(req.name);
+  // a screen waits for its rows (useScreenActor, the route's loader): reaching here is a bug
+  if (!r) throw new Error(`screen machine '${req.name}' is not loaded yet (loadScreenMachines)`);
+  return r as ScreenMachineRow<AnyActorLogic, MachineRequest>;
+}
 
 const keyOf = (req: MachineRequest): string => rowOf(req).key?.(req) ?? req.name;
 
@@ -489,7 +285,8 @@ export function createScreenMachines(deps: ScreenMachinesDeps): ScreenMachines {
       if (!isScreenMachineName(name)) return false;
       const live = deps.screens.get(name);
       if (live && entryOf(live)?.actor.getSnapshot().status === 'active') return false;
-      const r = SCREEN_MACHINES[name] as ScreenMachineRow<AnyActorLogic, object>;
+      const r = loadedRows.get(name);
+      if (!r) return false;
       const fields = r.key ? r.fromIntent?.(event, scene, deps) : {};
       if (!fields) return false;
       const req = { ...fields, name } as MachineRequest;

@@ -1,12 +1,19 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { loadScreenMachines, type ScreenMachineName } from '../../core/screenMachines.ts';
 
 /** Loads a screen module and picks its named component export. */
 export type ScreenLoader = () => Promise<{ default: ComponentType }>;
 
-/** Adapts a module with a named export to what `React.lazy` wants. */
-function named<M, K extends keyof M>(load: () => Promise<M>, key: K): ScreenLoader {
-  return () => load().then((m) => ({ default: m[key] as ComponentType }));
+/**
+ * Adapts a module with a named export to what `React.lazy` wants. `machines`: the core's screen
+ * machines the screen holds (src/core/screenMachines.ts), loaded beside its module so the screen
+ * renders with its actors at once (in the production build a row is its own chunk).
+ */
+function named<M, K extends keyof M>(load: () => Promise<M>, key: K, machines: readonly ScreenMachineName[] = []): ScreenLoader {
+  return () => Promise.all([load(), machines.length ? loadScreenMachines(machines) : null]).then(([m]) => ({ default: m[key] as ComponentType }));
 }
+
+const TRADE_MACHINES: ScreenMachineName[] = ['order', 'close', 'tpsl'];
 
 /**
  * The screen registry: every screen the route table refers to, by name. `null` means the
@@ -23,14 +30,14 @@ export const SCREENS = {
   resetPassword: named(() => import('../screens/reset-password/ResetPasswordScreen.tsx'), 'ResetPasswordScreen'),
   home: named(() => import('../screens/home/HomeScreen.tsx'), 'HomeScreen'),
   market: named(() => import('../screens/market/MarketScreen.tsx'), 'MarketScreen'),
-  convert: named(() => import('../screens/convert/ConvertScreen.tsx'), 'ConvertScreen'),
-  copy: named(() => import('../screens/copy/CopyScreen.tsx'), 'CopyScreen'),
-  copyTrader: named(() => import('../screens/copy/CopyTraderScreen.tsx'), 'CopyTraderScreen'),
+  convert: named(() => import('../screens/convert/ConvertScreen.tsx'), 'ConvertScreen', ['convert']),
+  copy: named(() => import('../screens/copy/CopyScreen.tsx'), 'CopyScreen', ['copyFollow', 'copyUnfollow', 'copyApply']),
+  copyTrader: named(() => import('../screens/copy/CopyTraderScreen.tsx'), 'CopyTraderScreen', ['copyFollow', 'copyUnfollow']),
   helpCenter: named(() => import('../screens/help-center/HelpCenterScreen.tsx'), 'HelpCenterScreen'),
   helpList: named(() => import('../screens/help-center/HelpListScreen.tsx'), 'HelpListScreen'),
   helpDetail: named(() => import('../screens/help-center/HelpDetailScreen.tsx'), 'HelpDetailScreen'),
-  mFutures: named(() => import('../screens/trade/TradeScreen.tsx'), 'MFuturesScreen'),
-  stdFuture: named(() => import('../screens/trade/TradeScreen.tsx'), 'StdFutureScreen'),
+  mFutures: named(() => import('../screens/trade/TradeScreen.tsx'), 'MFuturesScreen', TRADE_MACHINES),
+  stdFuture: named(() => import('../screens/trade/TradeScreen.tsx'), 'StdFutureScreen', TRADE_MACHINES),
   myDashboard: named(() => import('../screens/dashboard/DashboardScreen.tsx'), 'DashboardScreen'),
   assetsOverview: named(() => import('../screens/assets/AssetsOverviewScreen.tsx'), 'AssetsOverviewScreen'),
   assetsFutures: named(() => import('../screens/assets/FuturesAccountScreen.tsx'), 'FuturesAccountScreen'),
@@ -40,16 +47,16 @@ export const SCREENS = {
   orderWalletHistory: named(() => import('../screens/wallet/WalletHistoryScreen.tsx'), 'WalletHistoryScreen'),
   orderConvert: named(() => import('../screens/convert/ConvertHistoryScreen.tsx'), 'ConvertHistoryScreen'),
   rebate: named(() => import('../screens/rebate/RebateScreen.tsx'), 'RebateScreen'),
-  compensationOrders: named(() => import('../screens/compensation/CompensationOrdersScreen.tsx'), 'CompensationOrdersScreen'),
-  coupon: named(() => import('../screens/coupon/CouponScreen.tsx'), 'CouponScreen'),
+  compensationOrders: named(() => import('../screens/compensation/CompensationOrdersScreen.tsx'), 'CompensationOrdersScreen', ['compensation']),
+  coupon: named(() => import('../screens/coupon/CouponScreen.tsx'), 'CouponScreen', ['coupon']),
   settingsPreference: named(() => import('../screens/settings/PreferenceScreen.tsx'), 'PreferenceScreen'),
   settingsSecurity: named(() => import('../screens/settings/SecurityScreen.tsx'), 'SecurityScreen'),
   settingsPassword: named(() => import('../screens/settings/PasswordScreen.tsx'), 'PasswordScreen'),
   settingsLoginHistory: named(() => import('../screens/settings/LoginHistoryScreen.tsx'), 'LoginHistoryScreen'),
-  settingsKyc: named(() => import('../screens/kyc/KycScreen.tsx'), 'KycScreen'),
-  walletDeposit: named(() => import('../screens/wallet/DepositScreen.tsx'), 'DepositScreen'),
-  walletWithdrawal: named(() => import('../screens/wallet/WithdrawalScreen.tsx'), 'WithdrawalScreen'),
-  walletAddresses: named(() => import('../screens/wallet/AddressBookScreen.tsx'), 'AddressBookScreen'),
+  settingsKyc: named(() => import('../screens/kyc/KycScreen.tsx'), 'KycScreen', ['kyc']),
+  walletDeposit: named(() => import('../screens/wallet/DepositScreen.tsx'), 'DepositScreen', ['deposit']),
+  walletWithdrawal: named(() => import('../screens/wallet/WithdrawalScreen.tsx'), 'WithdrawalScreen', ['withdrawal']),
+  walletAddresses: named(() => import('../screens/wallet/AddressBookScreen.tsx'), 'AddressBookScreen', ['addressBook']),
   notFound: named(() => import('../screens/not-found/NotFoundScreen.tsx'), 'NotFoundScreen'),
 } satisfies Record<string, ScreenLoader | null>;
 

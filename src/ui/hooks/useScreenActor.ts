@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { use, useCallback, useEffect, useState } from 'react';
 import type { AnyStateMachine, EventFrom } from 'xstate';
-import type { ActorFor, MachineRequest } from '../../core/screenMachines.ts';
+import { loadScreenMachines, type ActorFor, type MachineRequest } from '../../core/screenMachines.ts';
 import { useAppCore } from '../app/AppCoreProvider.tsx';
 
 /** Sends an event to a screen's actor; `derived` events (from props, the URL) are not recorded. */
@@ -14,9 +14,14 @@ type LogicOf<R extends MachineRequest> = ActorFor<R>['logic'];
  * mounted and returns a `send` that records UI intents (`ui.intent {actor: 'screen:<name>'}`) so a
  * browser replay can send the actor what the user did. Pass `{ derived: true }` for events the
  * screen derives from data, which a replayed screen derives again.
+ *
+ * The production build loads a machine's row with its screen (src/ui/app/screens.ts preloads the
+ * rows of a route); a row still loading suspends the component until it is here (no render
+ * without its actor), which an already loaded row never does.
  */
 export function useScreenActor<R extends MachineRequest>(req: R): readonly [ActorFor<R>, ScreenSend<LogicOf<R>>] {
   const core = useAppCore();
+  use(loadScreenMachines([req.name]));
   const [actor, setActor] = useState(() => core.machines.get(req));
   useEffect(() => {
     // A screen kept across its actor's end (it was released and stopped meanwhile) asks again.
