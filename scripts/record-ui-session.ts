@@ -28,13 +28,14 @@ import { replayLog } from '../src/core/replay/driver.ts';
 import { checkExpectations, type Expectation, type FixtureExpect } from '../src/core/replay/expect.ts';
 import { parseReplayText, type ParsedLog } from '../src/core/replay/parse.ts';
 import type { LogRecord } from '../src/ports/eventLog.ts';
+import { SEGMENT_KIND } from '../src/ports/logSegments.ts';
 import { CONVERT_MSG, CONVERT_PATHS } from '../src/protocol/convert.ts';
 import { COPY_PATHS } from '../src/protocol/copy.ts';
 import { MONEY_PATHS, WALLET_MSG } from '../src/protocol/wallet.ts';
 import { USER_MSG } from '../src/protocol/user.ts';
 
 /**
- * `npm run build && npx tsx scripts/record-ui-session.ts [--only <name>] [--out fixtures/sessions]`
+ * `npm run build && npx tsx scripts/record-ui-session.ts [--only <name>] [--out fixtures/sessions] [--dist dist]`
  *
  * Records a fixture the way a user produces a support bundle: the REAL built UI in Chromium
  * (Playwright) against the REAL server (in-process, serving dist/), a person's clicks and typing,
@@ -71,9 +72,9 @@ interface UiServer {
  * sockets, trading), or with the market moved by hand (ControlledMarketSource, the trading
  * engine's own test source) so a liquidation happens when the recorder says so.
  */
-async function startUiServer(controlled: boolean): Promise<UiServer> {
+async function startUiServer(controlled: boolean, distDir: string): Promise<UiServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rf-record-ui-'));
-  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir: resolve('dist'), rateLimitScale: 100, operatorToken: RECORDER_OPERATOR_TOKEN };
+  const config = { ...loadConfig({}), dataDir, logLevel: 'silent' as const, serveStatic: true, distDir, rateLimitScale: 100, operatorToken: RECORDER_OPERATOR_TOKEN };
   const db = openDb({ filename: dbFile(dataDir) });
   await migrateToLatest(db);
   const clock = { now: () => Date.now() };
@@ -287,8 +288,9 @@ async function loginWithGoogle(page: Page, base: string, acc: Account): Promise<
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'fixtures/sessions' }, only: { type: 'string' } } });
-  if (!existsSync(resolve('dist/index.html'))) throw new Error('dist/index.html not found: run `npm run build` first');
+  const { values } = parseArgs({ options: { out: { type: 'string', default: 'fixtures/sessions' }, only: { type: 'string' }, dist: { type: 'string', default: 'dist' } } });
+  const distDir = resolve(values.dist);
+  if (!existsSync(join(distDir, 'index.html'))) throw new Error(`${distDir}/index.html not found: run \`npm run build\` first (or pass --dist <dir>)`);
   const tmp = mkdtempSync(join(tmpdir(), 'rf-record-ui-out-'));
   const browser = await chromium.launch({
     executablePath: execSync('command -v chromium', { shell: '/bin/sh' }).toString().trim(),
@@ -311,6 +313,55 @@ async function main(): Promise<void> {
             { atSeq: last, select: 'session.context.userInfo.googleBound', equals: true },
             { atSeq: last, select: 'session.context.password', equals: '', note: 'the password is dropped after the login' },
             { atSeq: last, select: 'user.context.connected', equals: true, note: 'the user socket authenticated with the (redacted) token' },
+          ];
+        },
+      },
+      {
+        name: 'reload-logout-ui',
+        description: "A support bundle that survives reloads (issue 27, point 7): Google-authenticator login, Log out from the account menu (the recording kept in the browser is deleted, this page load's too, and this load is no longer stored), then on a new page load a password + authenticator login again; the USDT-M trade screen for BTCUSDT reloaded, the market list reloaded, then the help centre, where Report a problem joins the three page loads kept in IndexedDB into one bundle: one segment per load, each replayed on a fresh core on the same virtual clock (the session restored from the stored token after each reload), nothing from before the logout.",
+        async run(page, _ctl, { server, account }) {
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1500);
+          await page.getByRole('button', { name: 'Account', exact: true }).click();
+          await page.getByRole('menuitem', { name: 'Log out' }).click();
+          await page.getByRole('button', { name: 'Log in', exact: true }).or(page.getByRole('link', { name: 'Log in' })).first().waitFor();
+          await page.waitForTimeout(1500);
+          // The first login spent the next step's authenticator code (the replay guard refuses it twice): wait for a new one.
+          const step = () => Math.floor((Date.now() + 30_000) / 30_000);
+          const used = step();
+          while (step() === used) await page.waitForTimeout(500);
+          await loginWithGoogle(page, server.base, account);
+          await page.waitForTimeout(1500);
+          // Two reloads: the trade screen reloaded, then the market list reloaded; the report in the last load.
+          for (const path of ['/mFutures/BTCUSDT', '/market']) {
+            await navigate(page, path);
+            await page.waitForTimeout(2500); // more than the store's 1 s flush
+            await page.reload();
+            await page.getByRole('button', { name: 'Account', exact: true }).waitFor();
+            await page.waitForTimeout(2500);
+          }
+        },
+        expect(log, last) {
+          const segs = log.records.filter((r) => r.kind === SEGMENT_KIND);
+          if (segs.length !== 3) throw new Error(`the bundle holds ${segs.length} page loads, not 3`);
+          if (log.records.some((r) => r.kind === 'ui.intent' && (r.event as { type?: string } | undefined)?.type === 'user.logout')) throw new Error('a record from before the logout reached the bundle');
+          const paths = segs.map((sg) => sg.path);
+          if (JSON.stringify(paths) !== JSON.stringify(['/login', '/mFutures/BTCUSDT', '/market'])) throw new Error(`the loads opened on ${JSON.stringify(paths)}`);
+          // The answer to the load's own user-info read (ids restart in each load).
+          const infoIn = (seg: LogRecord, next: LogRecord | undefined) => {
+            const inLoad = log.records.filter((r) => r.seq > seg.seq && (!next || r.seq < next.seq));
+            const req = inLoad.find((r) => r.kind === 'http.request' && r.path === '/user/info');
+            const res = req && inLoad.find((r) => r.kind === 'http.response' && r.id === req.id);
+            if (!res) throw new Error(`no user-info answer in load ${String(seg.load)}`);
+            return res.seq;
+          };
+          return [
+            ...segs.flatMap((sg, i) => [
+              { atSeq: sg.seq, select: 'session.context.userInfo', equals: null, note: `load ${i + 1} starts on a fresh core` },
+              { atSeq: infoIn(sg, segs[i + 1]), select: 'session.value', equals: { loggedIn: 'idle' }, note: i === 0 ? 'logged in again after the logout' : 'the stored token restores the session after the reload' },
+            ]),
+            { atSeq: last, select: 'user.context.connected', equals: true },
+            { atSeq: last, select: 'streams.rejected', equals: 0 },
           ];
         },
       },
@@ -755,7 +806,7 @@ async function main(): Promise<void> {
     ];
     for (const sc of scenarios) {
       if (values.only && values.only !== sc.name) continue;
-      const server = await startUiServer(sc.controlled ?? false);
+      const server = await startUiServer(sc.controlled ?? false, distDir);
       try {
         const account = await setupAccount(server);
         // UTC and en-US: the checkpoint photos show dates and numbers as any replaying machine renders them.
