@@ -166,6 +166,16 @@ export class MemoryTradingEngine extends TradingEngine {
     setLedgerAuthority(db, {
       post: (p, inTransaction) => this.post(p, inTransaction),
       balance: (k) => this.s.balances.get(k) ?? 0n,
+      balancesOf: (userId) => {
+        const out: { wallet: Wallet; asset: string; amount: bigint }[] = [];
+        const prefix = `${userId}|`;
+        for (const [k, amount] of this.s.balances) {
+          if (!k.startsWith(prefix)) continue;
+          const [, wallet, asset] = k.split('|') as [string, Wallet, string];
+          out.push({ wallet, asset, amount });
+        }
+        return out;
+      },
     });
     this.stopSource = this.source.subscribe((f: MarketFrame) => {
       if (f.type === 'trade' || f.type === 'ticker') this.markDirty(f.symbol);

@@ -100,12 +100,14 @@ export async function postLedger(db: Db, p: Posting): Promise<PostResult> {
 export interface LedgerAuthority {
   post(p: Posting & { ref: string }, inTransaction: boolean): Promise<PostResult>;
   balance(k: BalanceKey): bigint;
+  /** Every balance of a user (wallet, asset, amount), as the state holds them. */
+  balancesOf(userId: number): { wallet: Wallet; asset: string; amount: bigint }[];
 }
 
 /** Keyed by the database's adapter, which a Kysely instance shares with its transactions. */
 const AUTHORITIES = new WeakMap<object, LedgerAuthority>();
 
-function ledgerAuthorityOf(db: Db): LedgerAuthority | undefined {
+export function ledgerAuthorityOf(db: Db): LedgerAuthority | undefined {
   return AUTHORITIES.get(db.getExecutor().adapter);
 }
 

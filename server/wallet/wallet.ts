@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection.ts';
 import { pageOf } from '../db/paged.ts';
-import { balanceMinor, move } from '../ledger/post.ts';
+import { balanceMinor, ledgerAuthorityOf, move } from '../ledger/post.ts';
 import { formatMinor, parseMinor, toMinor } from '../db/money.ts';
 import type { Wallet } from '../db/schema.ts';
 import { WALLETS } from '../../src/protocol/trading.ts';
@@ -54,7 +54,11 @@ function dto(wallet: Wallet, coin: string, available: bigint, frozen: bigint): B
 
 /** Every wallet × coin of a user (listed coins always present), wallets in SPEC order. Futures margins are USDT. */
 export async function balancesView(db: Db, userId: number): Promise<Balance[]> {
-  const rows = await db.selectFrom('balances').select(['wallet', 'asset', 'amount']).where('user_id', '=', userId).execute();
+  // The memory engine holds every balance (server/ledger/post.ts): its state, not the rows it writes behind.
+  const authority = ledgerAuthorityOf(db);
+  const rows = authority
+    ? authority.balancesOf(userId).map((b) => ({ wallet: b.wallet, asset: b.asset, amount: b.amount.toString() }))
+    : await db.selectFrom('balances').select(['wallet', 'asset', 'amount']).where('user_id', '=', userId).execute();
   const frozen = await frozenOf(db, userId);
   const coins = new Set<string>([...LISTED_COINS, ...rows.map((r) => r.asset)]);
   const out: Balance[] = [];
