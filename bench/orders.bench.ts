@@ -238,7 +238,9 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
   source.setPrice('BTCUSDT', 60_000);
   // The user socket as the platform registers it (server/platform.ts): order frames are pushed, socket orders answered.
   const bus = createUserEventBus();
-  const trading = createTrading({ db, clock, source, bus, periodicMs: 0, mode: ENGINE_MODE });
+  // ENGINE_ACK=durable (memory engine): answer once the journal is durable, the tables written behind.
+  const ack = process.env.ENGINE_ACK === 'durable' ? 'durable' : 'projected';
+  const trading = createTrading({ db, clock, source, bus, periodicMs: 0, ...(ENGINE_MODE === 'memory' ? { engine: new MemoryTradingEngine({ db, clock, source, bus, ack }) } : {}) });
   const userSocket: FastifyPluginAsync = async (app) => {
     await app.register(userSocketPlugin, { bus, clock, revocations: app.deps.revocations, authenticate: socketAuthenticator(db, clock) });
   };
@@ -272,7 +274,7 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
       'p99 ms': result.p99Ms,
       // Group commit at work: how many placements shared one transaction on average.
       'orders per commit': commitFigure(trading.engine),
-      engine: ENGINE_MODE,
+      engine: ENGINE_MODE === 'memory' ? `memory (ack ${ack})` : 'sql',
       'max ms': result.maxMs,
       non2xx: result.non2xx,
       errors: result.errors,
