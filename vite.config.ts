@@ -1,12 +1,27 @@
 /// <reference types="vitest/config" />
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { i18nSplit } from './scripts/i18nSplit.ts';
 import { precompress } from './scripts/precompress.ts';
+import pkg from './package.json' with { type: 'json' };
 import { EnvironmentGroupedSequencer } from './tests/vitestSequencer.ts';
 
 const serverPort = Number(process.env.PORT ?? 8080);
+
+/**
+ * src/core/appVersion.ts reads the app version from package.json (one version string, issue 27):
+ * the client build and the tests get that field alone, not the whole file.
+ */
+const packageJsonVersionOnly = {
+  name: 'package-json-version-only',
+  enforce: 'pre' as const,
+  load(id: string) {
+    if (id.split('?')[0] === resolve('package.json')) return JSON.stringify({ version: pkg.version });
+    return null;
+  },
+};
 
 /** The vitest folders that start no server, database or browser (the `unit` project, `npm run test:quick`). */
 export const UNIT_DIRS = ['tests/unit', 'tests/property', 'tests/model', 'tests/scenario'];
@@ -30,7 +45,7 @@ const POSTGRES_TESTS = [
 export default defineConfig({
   // Issue 30: i18nSplit gives one chunk per language; precompress writes .br and .gz beside each
   // built file, served as they are (server/http/staticSite.ts).
-  plugins: [react(), i18nSplit(), precompress()],
+  plugins: [react(), i18nSplit(), precompress(), packageJsonVersionOnly],
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   server: {
     host: '127.0.0.1',

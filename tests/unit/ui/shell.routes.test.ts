@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { APP_VERSION } from '../../../src/core/appVersion.ts';
-import { version as packageVersion } from '../../../package.json';
+import pkg from '../../../package.json' with { type: 'json' };
 import { FOOTER_COLUMNS } from '../../../src/ui/app/footerLinks.ts';
 import { activeBottomItem, pathHasPrefix } from '../../../src/ui/app/menus.ts';
 import { DEFAULT_PAIR, ROUTE_TABLE, tradePairFrom } from '../../../src/ui/app/routeTable.ts';
@@ -84,7 +84,7 @@ describe('footer links (SPEC §2)', () => {
   it('has five columns and app version 1.1.7, the one in package.json', () => {
     expect(FOOTER_COLUMNS.map((c) => c.title)).toEqual(['colAbout', 'colProducts', 'colRiskFree', 'colSupport', 'colLegal']);
     expect(APP_VERSION).toBe('1.1.7');
-    expect(APP_VERSION).toBe(packageVersion);
+    expect(APP_VERSION).toBe(pkg.version);
   });
 });
 
