@@ -286,7 +286,7 @@ const FLOW_CHECKS: Record<string, (records: LogRecord[]) => Check[]> = {
   }],
 };
 
-for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui', 'convert-expired-ui', 'withdrawal-lock-ui', 'copy-follow-ui', 'flip-partial-close-ui', 'notifications-ui']) {
+for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui', 'convert-expired-ui', 'withdrawal-lock-ui', 'copy-follow-ui', 'flip-partial-close-ui', 'notifications-ui', 'reload-logout-ui']) {
   test(`${name}: recorded through the UI, the browser replay shows what the user saw and ends at the headless hash`, async ({ page }, testInfo) => {
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const spec = JSON.parse(readFileSync(`fixtures/sessions/${name}.expect.json`, 'utf8')) as { hash: string };
