@@ -1,4 +1,3 @@
-import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { createEventLog, type EventLog } from '../../../src/ports/eventLog.ts';
