@@ -1,17 +1,13 @@
-import { lazy, Suspense } from 'react';
+import { Toaster } from 'sonner';
+import { useTheme } from '../hooks/usePrefs.ts';
+import './AppToaster.css';
 
-export { TOAST_CLASSES } from './toastClasses.ts';
+/** sonner's class hooks: the close button inside the toast (AppToaster.css, issue 26). */
+export const TOAST_CLASSES = { toast: 'rf-toast', closeButton: 'rf-toast-close' } as const;
+const TOAST_OPTIONS = { classNames: TOAST_CLASSES };
 
-const Host = lazy(() => import('./AppToasterHost.tsx').then((m) => ({ default: m.AppToasterHost })));
-
-/**
- * The single sonner host, themed with the app theme. Mounted once by the shell; sonner comes in its
- * own chunk beside the first screen, not in the entry (toasts asked for meanwhile wait: toast.ts).
- */
+/** The single sonner host, themed with the app theme. Mounted once by the shell. */
 export function AppToaster() {
-  return (
-    <Suspense fallback={null}>
-      <Host />
-    </Suspense>
-  );
+  const { theme } = useTheme();
+  return <Toaster theme={theme} position="top-center" richColors closeButton duration={3000} toastOptions={TOAST_OPTIONS} />;
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../components/toast.ts';
+import { toast } from 'sonner';
 
 const STORES = ['ios', 'android', 'apk'] as const;
 

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../components/toast.ts';
+import { toast } from 'sonner';
 import { errorMessage } from '../../../api/client.ts';
 import { MONEY_PATHS, type Withdrawal } from '../../../protocol/wallet.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
