@@ -109,7 +109,9 @@ async function runLive(t: TestDb, base: string, count: number, seed: number, tur
 
 /** The parts of a state the tables hold: everything but the pending orders' creation ordinals (loadState numbers them anew) and the market. */
 function tableView(s: EngineState): string {
-  const pending = [...s.pending].map(([symbol, bySide]) => [symbol, [...bySide.buy.keys()].sort(), [...bySide.sell.keys()].sort()]).filter(([, b, a]) => (b as string[]).length + (a as string[]).length > 0);
+  const pending = [...s.pending].map(([symbol, bySide]) => [symbol, [...bySide.buy.keys()].sort(), [...bySide.sell.keys()].sort()]).filter(([, b, a]) => (b as string[]).length + (a as string[]).length > 0)
+    // by symbol: the order in which a symbol first got a pending order is not something the tables hold
+    .sort(([x], [y]) => String(x).localeCompare(String(y)));
   return canonical({
     rules: s.rules, balances: new Map([...s.balances].filter(([, v]) => v !== 0n)), frozen: s.frozen, orders: s.orders, clientIds: s.clientIds, pending, byPosition: s.byPosition,
     positions: s.positions, positionIds: s.positionIds, jobs: s.jobs, inviters: s.inviters, quotes: s.quotes, traders: s.traders, follows: s.follows, copyPositions: s.copyPositions,
@@ -182,7 +184,8 @@ describe('the projector (issue 28 step 3)', () => {
           await t.close();
         }
       }),
-      { numRuns: RUNS },
+      // the first: a CI counterexample (ETHUSDT got its first pending order before BTCUSDT live, after it loaded)
+      { numRuns: RUNS, examples: [[16, -537868874, 1, 1]] },
     );
     // The runs wrote accepted commands and stepped over refused ones, most in more than one batch.
     expect(seen.accepted).toBeGreaterThan(0);
