@@ -25,8 +25,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /**
    * MARKET_STEERING=1: POST /api/dev/market/steer holds a symbol's simulated price where a test
-   * puts it (browser tests cross triggers without waiting for the random walk). Refused at start
-   * under NODE_ENV=production.
+   * puts it (browser tests cross triggers without waiting for the random walk), and the simulated
+   * lead traders trade only when asked (POST /api/dev/copy/sim). Refused at start under NODE_ENV=production.
    */
   marketSteering?: boolean;
   /** Enables GET /api/dev/outbox: off by default when NODE_ENV=production. */

@@ -31,6 +31,11 @@ export interface FeatureDeps {
   engine?: TradingEngine;
   /** ENGINE (server/config.ts): the SQL engine (default) or the memory engine behind a journal. */
   engineMode?: 'sql' | 'memory';
+  /**
+   * false: the simulated lead traders trade only when asked (POST /api/dev/copy/sim), never on the
+   * feature job's timer. The test servers under MARKET_STEERING, whose market is the tests' to move.
+   */
+  simRounds?: boolean;
 }
 
 /** A periodic job of a feature: due work on the server clock (payouts, chain confirmations). */

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     db, clock, bus: platform.bus, source: platform.source,
     ...(role.engine ? { engine: role.engine } : {}),
     ...(config.engine ? { engineMode: config.engine } : {}),
+    ...(config.marketSteering ? { simRounds: false } : {}),
     ...(role.periodicMs !== undefined ? { periodicMs: role.periodicMs } : {}),
   });
   const limits = sharedLimits(role, config.rateLimitScale);

@@ -33,11 +33,11 @@ export function copyServiceOf(deps: Pick<FeatureDeps, 'db' | 'bus'>, engine = tr
   return s;
 }
 
-/** The feature job: a simulated trading round when due, then liquidations and stops of copies. */
+/** The feature job: a simulated trading round when due (unless deps.simRounds is false), then liquidations and stops of copies. */
 export async function runCopyJobs(deps: FeatureDeps, now: number): Promise<void> {
   const s = copyServiceOf(deps);
   if (!s) return;
-  await runSimRound(deps.db, s.engine, now);
+  if (deps.simRounds !== false) await runSimRound(deps.db, s.engine, now);
   await s.checkAll();
 }
 

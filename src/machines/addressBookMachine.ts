@@ -222,6 +222,14 @@ export const addressBookMachine = setup({
     last: null, notice: null, error: null, loadError: null, requests: 0,
   },
   initial: 'loading',
+  // The form takes typing in every state: an address typed while the book still loads (or while a
+  // whitelist step or a save is open) is never dropped from the controlled field.
+  on: {
+    'ab.coin': { actions: 'setCoin' },
+    'ab.network': { actions: 'setNetwork' },
+    'ab.address': { actions: 'setAddress' },
+    'ab.label': { actions: 'setLabel' },
+  },
   states: {
     loading: {
       invoke: {
@@ -233,10 +241,6 @@ export const addressBookMachine = setup({
     loadFailed: { on: { 'ab.retry': 'loading' } },
     ready: {
       on: {
-        'ab.coin': { actions: 'setCoin' },
-        'ab.network': { actions: 'setNetwork' },
-        'ab.address': { actions: 'setAddress' },
-        'ab.label': { actions: 'setLabel' },
         'ab.save': [
           { guard: 'draftOk', target: 'saving', actions: assign({ last: 'add' as const }) },
           { actions: 'showErrors' },

@@ -53,7 +53,8 @@ async function fillFollow(page: Page): Promise<void> {
 
 async function expectCopiedLive(page: Page, request: APIRequestContext): Promise<void> {
   await traderOrder(request);
-  // The copy holds floor(ratio × the trader's position) to the step; the simulated rounds may trade meanwhile, so compare live.
+  // The copy holds floor(ratio × the trader's position) to the step. The test servers run no simulated
+  // round by themselves (MARKET_STEERING), so the trader's position is only what the tests ordered.
   await expect
     .poll(async () => {
       const lead = await leaderQty(request);
