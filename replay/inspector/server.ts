@@ -45,7 +45,7 @@ export interface InspectorInput {
 export interface InspectorOptions {
   log: InspectorInput;
   diff?: InspectorInput;
-  /** The built app (default dist/). */
+  /** The built app (default DIST_DIR, like the server, else dist/). */
   dist?: string;
   /** 0 = any free port (default). */
   port?: number;
@@ -147,7 +147,7 @@ function readBody(req: IncomingMessage, max = 64 * 1024 * 1024): Promise<string>
 }
 
 export async function startInspector(opts: InspectorOptions): Promise<Inspector> {
-  const dist = resolve(opts.dist ?? 'dist');
+  const dist = resolve(opts.dist ?? process.env.DIST_DIR ?? 'dist');
   const every = opts.every ?? 200;
   const listenPort = opts.port ?? 0;
   // NOTE: no closure below names `opts`: it holds the logs' texts, which must not outlive the load.

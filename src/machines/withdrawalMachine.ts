@@ -316,9 +316,12 @@ export const withdrawalMachine = setup({
         'wd.saveAddress': [{ guard: 'saveOk', target: 'savingAddress' }, { actions: 'saveLabelProblem' }],
       },
     },
-    /** Saving the typed address to the address book (issue 26); typing goes on meanwhile. */
+    /**
+     * Saving the typed address to the address book (issue 26); typing goes on meanwhile: the
+     * address and amount fields stay editable (the label is the one being saved: its field waits).
+     */
     savingAddress: {
-      on: { 'wd.amount': { actions: 'setAmount' } },
+      on: { 'wd.address': { actions: 'setAddress' }, 'wd.amount': { actions: 'setAmount' }, 'wd.max': { actions: 'setMax' } },
       invoke: {
         src: 'saveAddress',
         input: ({ context }) => ({ coin: context.form.coin, network: context.form.network, address: context.form.address.trim(), label: context.saveLabel.trim() }),

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { addressProblem, checkWithdrawalForm, withdrawalMachine, type WithdrawalForm } from '../../src/machines/withdrawalMachine.ts';
-import { WALLET_MSG, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../../src/protocol/wallet.ts';
+import { addressProblem, checkWithdrawalForm, withdrawalMachine, type SaveAddressRequest, type WithdrawalForm } from '../../src/machines/withdrawalMachine.ts';
+import { WALLET_MSG, type AddressBook, type MoneyCoin, type Network, type Withdrawal, type WithdrawInfo } from '../../src/protocol/wallet.ts';
 import { parseScaled } from '../../src/protocol/decimal.ts';
 import { createRedactor } from '../../src/ports/redact.ts';
 import { settle } from '../unit/settle.ts';
@@ -14,7 +14,9 @@ import { usdtMinor, usdtValueMinor } from '../../src/protocol/withdrawSafety.ts'
  * - one request per confirm and never two in flight;
  * - nothing is sent while locked or for a form breaking a client rule; what is sent has
  *   amount ≥ minimum and amount + fee ≤ available (exact decimals) and a code;
- * - a refused submit always leaves `submitError` set to the server's msg.
+ * - a refused submit always leaves `submitError` set to the server's msg;
+ * - typing is never dropped where the screen shows an editable field (the address and amount
+ *   while the numbers load and while the address is saved to the book: issue 25's class of defect).
  */
 
 
@@ -49,7 +51,10 @@ type Cmd =
   | { k: 'code'; value: string }
   | { k: 'info'; available: string; locked: boolean; fail: boolean; wl: Wl; used: string }
   | { k: 'answer'; how: 'ok' | 'lock' | 'code' | 'balance' }
-  | { k: 'fillValid' };
+  | { k: 'fillValid' }
+  | { k: 'saveLabel'; value: string }
+  | { k: 'saveAddress' }
+  | { k: 'saveAnswer'; ok: boolean };
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ k: fc.constant('coin' as const), coin: fc.constantFrom<MoneyCoin>('USDT', 'BTC') }),
@@ -62,7 +67,13 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     wl: fc.constantFrom<Wl>('off', 'off', 'usable', 'waiting', 'missing'), used: fc.constantFrom('0', '0', '19990', '19995'),
   }),
   fc.record({ k: fc.constant('answer' as const), how: fc.constantFrom('ok' as const, 'lock' as const, 'code' as const, 'balance' as const) }),
+  fc.record({ k: fc.constant('saveLabel' as const), value: fc.constantFrom('', 'Cold', 'x'.repeat(61)) }),
+  fc.constant({ k: 'saveAddress' as const }),
+  fc.record({ k: fc.constant('saveAnswer' as const), ok: fc.boolean() }),
 );
+
+/** States whose screen shows the address and amount fields enabled (WithdrawalScreen: inForm and not security). */
+const TYPING_STATES: readonly string[] = ['loading', 'editing', 'savingAddress'];
 
 /** What a user does to send one: an open account, a valid form, a code, confirm (twice, sometimes). */
 const happyPath: Cmd[] = [
@@ -74,9 +85,16 @@ const happyPath: Cmd[] = [
 ];
 /** The same under whitelist mode with the address saved and usable (issue 26). */
 const happyWhitelisted: Cmd[] = happyPath.map((c) => (c.k === 'info' ? { ...c, wl: 'usable' } : c));
+/** Saving the typed address to the book, then going on typing while it saves. */
+const saveFlow: Cmd[] = [happyPath[0]!, { k: 'fillValid' }, { k: 'saveLabel', value: 'Cold' }, { k: 'saveAddress' }];
 const cmdsArb = fc
   .array(
-    fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 8 }, { arbitrary: fc.constant(happyPath), weight: 1 }, { arbitrary: fc.constant(happyWhitelisted), weight: 1 }),
+    fc.oneof(
+      { arbitrary: cmdArb.map((c) => [c]), weight: 8 },
+      { arbitrary: fc.constant(happyPath), weight: 1 },
+      { arbitrary: fc.constant(happyWhitelisted), weight: 1 },
+      { arbitrary: fc.constant(saveFlow), weight: 1 },
+    ),
     { minLength: 4, maxLength: 30 },
   )
   .map((groups) => groups.flat());
@@ -88,10 +106,12 @@ describe('withdrawalMachine properties', () => {
     let sentTotal = 0;
     let refusals = 0;
     let safeSent = 0;
+    let typedWhileSaving = 0;
     await fc.assert(
       fc.asyncProperty(cmdsArb, async (cmds) => {
         const infos: Pending<{ coin: MoneyCoin; network: Network }, WithdrawInfo>[] = [];
         const submits: Pending<WithdrawalForm, Withdrawal>[] = [];
+        const saves: Pending<SaveAddressRequest, AddressBook>[] = [];
         let started = 0;
         const actor = createActor(
           withdrawalMachine.provide({
@@ -101,6 +121,7 @@ describe('withdrawalMachine properties', () => {
                 started += 1;
                 submits.push({ input, resolve, reject });
               })),
+              saveAddress: fromPromise<AddressBook, SaveAddressRequest>(({ input }) => new Promise((resolve, reject) => void saves.push({ input, resolve, reject }))),
             },
           }),
         );
@@ -120,6 +141,15 @@ describe('withdrawalMachine properties', () => {
             case 'doubleSubmit': actor.send({ type: 'wd.submit' }); actor.send({ type: 'wd.submit' }); break;
             case 'again': actor.send({ type: 'wd.again' }); break;
             case 'retry': actor.send({ type: 'wd.retry' }); break;
+            case 'saveLabel': actor.send({ type: 'wd.saveLabel', value: c.value }); break;
+            case 'saveAddress': actor.send({ type: 'wd.saveAddress' }); break;
+            case 'saveAnswer': {
+              const p = saves.shift();
+              if (!p) break;
+              if (c.ok) p.resolve({ addresses: [], whitelist: { enabled: false, offAt: null } });
+              else p.reject(new Error(WALLET_MSG.addressExists));
+              break;
+            }
             case 'fillValid':
               actor.send({ type: 'wd.address', value: before.context.form.coin === 'USDT' ? TRON : BTC });
               actor.send({ type: 'wd.amount', value: before.context.form.coin === 'USDT' ? '10' : '0.001' });
@@ -142,6 +172,12 @@ describe('withdrawalMachine properties', () => {
           await settle();
           const after = actor.getSnapshot();
           expect(submits.length).toBeLessThanOrEqual(1);
+          expect(saves.length).toBeLessThanOrEqual(1);
+          if (TYPING_STATES.includes(String(before.value))) {
+            if (c.k === 'address') expect(after.context.form.address).toBe(c.value);
+            if (c.k === 'amount') expect(after.context.form.amount).toBe(c.value);
+            typedWhileSaving += before.value === 'savingAddress' && (c.k === 'address' || c.k === 'amount') ? 1 : 0;
+          }
           expect(after.context.submits).toBe(started);
           if (started > startedBefore) {
             sentTotal += 1;
@@ -179,6 +215,7 @@ describe('withdrawalMachine properties', () => {
     expect(sentTotal).toBeGreaterThan(0);
     expect(refusals).toBeGreaterThan(0);
     expect(safeSent).toBeGreaterThan(0);
+    expect(typedWhileSaving).toBeGreaterThan(0);
   });
 
   it('the form rules: address, amount, minimum with the coin, amount + fee within the balance', () => {

@@ -98,7 +98,7 @@ export function CloseDialog({ ctx, pending, base, onMode, onQty, onPct, onPrice,
       title={t('closeTitle', { symbol: p.symbol, side: t(`trade:${p.side}`) })}
       footer={
         <>
-          <Button variant="secondary" onClick={onCancel}>
+          <Button variant="secondary" onClick={onCancel} disabled={pending}>
             {t('common:cancel')}
           </Button>
           <Button onClick={onConfirm} pending={pending} data-testid="close-confirm">
@@ -110,7 +110,7 @@ export function CloseDialog({ ctx, pending, base, onMode, onQty, onPct, onPrice,
       <div className="rf-pd">
         <div className="rf-pd-seg" role="radiogroup" aria-label={t('closeMode')}>
           {(['market', 'limit'] as const).map((m) => (
-            <button key={m} type="button" role="radio" aria-checked={ctx.mode === m} className={`rf-pd-seg__item${ctx.mode === m ? ' is-active' : ''}`} onClick={() => onMode(m)}>
+            <button key={m} type="button" role="radio" aria-checked={ctx.mode === m} disabled={pending} className={`rf-pd-seg__item${ctx.mode === m ? ' is-active' : ''}`} onClick={() => onMode(m)}>
               {t(m)}
             </button>
           ))}
@@ -118,16 +118,16 @@ export function CloseDialog({ ctx, pending, base, onMode, onQty, onPct, onPrice,
         {limit && (
           <label className="rf-pd-field">
             <span>{t('price')}</span>
-            <input inputMode="decimal" value={ctx.price} onChange={(e) => onPrice(e.target.value)} />
+            <input inputMode="decimal" value={ctx.price} disabled={pending} onChange={(e) => onPrice(e.target.value)} />
           </label>
         )}
         <label className="rf-pd-field">
           <span>{t('amount', { base })}</span>
-          <input inputMode="decimal" value={ctx.qty} onChange={(e) => onQty(e.target.value)} />
+          <input inputMode="decimal" value={ctx.qty} disabled={pending} onChange={(e) => onQty(e.target.value)} />
         </label>
         <div className="rf-pd-pcts">
           {CLOSE_PERCENTS.map((pct) => (
-            <button key={pct} type="button" className="rf-pd-pct" aria-pressed={ctx.pct === pct} aria-label={t('percentOf', { pct })} onClick={() => onPct(pct)}>
+            <button key={pct} type="button" className="rf-pd-pct" aria-pressed={ctx.pct === pct} aria-label={t('percentOf', { pct })} disabled={pending} onClick={() => onPct(pct)}>
               {pct}%
             </button>
           ))}
@@ -154,7 +154,7 @@ export function CloseDialog({ ctx, pending, base, onMode, onQty, onPct, onPrice,
           </p>
         )}
         <label className="rf-pd-check">
-          <input type="checkbox" checked={ctx.dontAsk} onChange={(e) => onDontAsk(e.target.checked)} />
+          <input type="checkbox" checked={ctx.dontAsk} disabled={pending} onChange={(e) => onDontAsk(e.target.checked)} />
           <span>{t('dontAsk')}</span>
         </label>
       </div>
@@ -245,7 +245,7 @@ export function TpslDialog({
       <div className="rf-pd-trigger">
         <label className="rf-pd-field">
           <span>{label}</span>
-          <input inputMode="decimal" value={value} aria-invalid={msg ? true : undefined} aria-describedby={msg ? id : undefined} onChange={(e) => on(e.target.value)} />
+          <input inputMode="decimal" value={value} disabled={pending} aria-invalid={msg ? true : undefined} aria-describedby={msg ? id : undefined} onChange={(e) => on(e.target.value)} />
         </label>
         <p className="rf-pd-sub">
           {pnlLabel}:{' '}
@@ -268,7 +268,7 @@ export function TpslDialog({
       title={t('tpslTitle', { symbol: p.symbol, side: t(`trade:${p.side}`) })}
       footer={
         <>
-          <Button variant="secondary" onClick={onCancel}>
+          <Button variant="secondary" onClick={onCancel} disabled={pending}>
             {t('common:cancel')}
           </Button>
           <Button onClick={onSave} pending={pending}>

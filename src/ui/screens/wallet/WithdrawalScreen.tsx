@@ -166,7 +166,7 @@ export function WithdrawalScreen() {
                 <legend className="wal-field__label">{t('saveAddressTitle')}</legend>
                 <FormField label={t('addressLabel')} value={ctx.saveLabel} placeholder={t('labelPlaceholder')} maxLength={60}
                   onValueChange={(value) => send({ type: 'wd.saveLabel', value })} error={err(ctx.saveError ?? undefined)}
-                  data-testid="withdraw-save-label"
+                  disabled={state === 'savingAddress'} data-testid="withdraw-save-label"
                   suffix={<Button variant="text" size="sm" pending={state === 'savingAddress'} onClick={() => send({ type: 'wd.saveAddress' })} data-testid="withdraw-save-button">{t('saveAddress')}</Button>} />
                 {coinInfo?.whitelist?.enabled ? <p className="acct-muted wal-min">{t('whitelistNewWaits')}</p> : null}
               </fieldset>
