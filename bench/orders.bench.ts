@@ -17,8 +17,8 @@
  *
  * Where the time goes: 'server busy us/order' is the server's event-loop busy time per placement
  * (the load generator is another process), and 'engine alone' runs issue 28's command mix (60 %
- * limit, 30 % cancel, 10 % market, 1 000 users) straight into the engine's queue without HTTP, the
- * ceiling of one event loop running the engine. The socket run places the same orders over the
+ * limit, 30 % cancel, 10 % market, 1 000 users, one caller each in flight) straight into the
+ * engine's queue without HTTP, the ceiling of one event loop running the engine. The socket run places the same orders over the
  * user socket (`order.place`, 400 accounts, 20 in flight). Figures are named as issue 28 names them
  * (`engine alone commands/s`, `sqlite orders/s`, `sqlite p99 ms`, `postgres orders/s`, `socket
  * orders/s`, `socket p99 ms`), with its targets: met or not met.
@@ -30,6 +30,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import type { FastifyPluginAsync } from 'fastify';
 import { buildApp } from '../server/app.ts';
@@ -59,16 +61,46 @@ const SECONDS = Number(process.env.BENCH_ORDERS_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_ORDERS_CONNECTIONS ?? 20);
 /** Accounts the load is spread over (issue 28: 1 000 users), so it stays under the per-account order limits. */
 const USERS = Number(process.env.BENCH_ORDERS_USERS ?? 1000);
+/**
+ * Callers of the engine-alone mix, each awaiting its answer before the next command (default: one
+ * per account, 1 000). With the journal durable an answer waits for its batch's fdatasync, so with
+ * 20 callers a batch holds at most 20 commands and the figure is 20 / (fsync time), not the
+ * engine's cost; the HTTP and socket runs keep CONNECTIONS in flight.
+ */
+const ENGINE_LANES = Number(process.env.BENCH_ORDERS_ENGINE_LANES ?? USERS);
 /** ENGINE=memory (as the server reads it): the memory engine behind its journal (issue 28) instead of the SQL engine. */
 const ENGINE_MODE: 'sql' | 'memory' = process.env.ENGINE === 'memory' ? 'memory' : 'sql';
 /** Issue 28's targets on this 2-core machine. */
 const TARGET = { ordersPerSecond: 3000, p99Ms: 20, socketOrdersPerSecond: 10_000, socketP99Ms: 10, engineCommandsPerSecond: 100_000, postgresWithin: 0.2 };
+/**
+ * BENCH_ORDERS_PROFILE=<dir> (diagnosis, issue 28): a CPU profile of the server's thread during each
+ * measured phase only (`<dialect>-http.cpuprofile`, `-socket`, `-engine`; setup is not in them),
+ * for Chrome DevTools or `node scripts/…` summaries. Profiling slows every figure: not for results.json.
+ */
+const PROFILE_DIR = process.env.BENCH_ORDERS_PROFILE;
+
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 /** The market order the HTTP load sends (the load generator sets a fresh clientOrderId each). */
 const MARKET_BUY = { symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20 } as const;
 
 /**
  * The engine without HTTP, issue 28's mix: 60 % limit placements (resting under / over the price),
- * 30 % cancels of a resting order, 10 % market orders, over `users` accounts, CONNECTIONS callers
+ * 30 % cancels of a resting order, 10 % market orders, over `users` accounts, ENGINE_LANES callers
  * straight into the engine's queue for `seconds`. Busy time is the main thread's event-loop
  * utilization, so the figure is the engine's own cost (the ceiling of one event loop running it).
  */
@@ -82,7 +114,7 @@ async function engineMix(engine: TradingEngine, users: readonly number[], second
   const end = Date.now() + seconds * 1000;
   const elu0 = performance.eventLoopUtilization();
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async (_, caller) => {
+    Array.from({ length: ENGINE_LANES }, async (_, caller) => {
       while (Date.now() < end) {
         n += 1;
         const r = random();
@@ -121,6 +153,7 @@ async function engineMix(engine: TradingEngine, users: readonly number[], second
     'engine alone commands/s': Number((total / seconds).toFixed(1)),
     'engine alone busy us/command': Number(((elu.active * 1000) / Math.max(1, total)).toFixed(0)),
     'engine alone mix': `${pct(counts.limit)} % limit, ${pct(counts.cancel)} % cancel, ${pct(counts.market)} % market; ${counts.refused} refused`,
+    'engine alone callers in flight': ENGINE_LANES,
   };
 }
 
@@ -252,17 +285,17 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
   // The server's own cost per placement: busy time of its event loop (the load generator is another process or thread).
   const elu0 = performance.eventLoopUtilization();
   try {
-    const result = await runLoad({ url: `http://127.0.0.1:${port}/api/trade/order`, connections: CONNECTIONS, seconds: SECONDS, tokens: httpUsers.tokens, body: MARKET_BUY, idField: 'clientOrderId' });
+    const result = await profiled(`${dialect}-http`, () => runLoad({ url: `http://127.0.0.1:${port}/api/trade/order`, connections: CONNECTIONS, seconds: SECONDS, tokens: httpUsers.tokens, body: MARKET_BUY, idField: 'clientOrderId' }));
     const elu = performance.eventLoopUtilization(elu0);
     // The memory engine's tables are written behind: count once the projector has caught up.
     await trading.engine.idle();
     const placed = await db.selectFrom('trade_orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const ordersPerSecond = Number(placed.n) / SECONDS;
     // The same placements over the user socket, from accounts the HTTP run used least.
-    const socket = await socketLoad(port, httpUsers.tokens.slice(-SOCKETS), SECONDS);
+    const socket = await profiled(`${dialect}-socket`, () => socketLoad(port, httpUsers.tokens.slice(-SOCKETS), SECONDS));
     // Other accounts, so the HTTP run's grown positions do not change what the engine does.
     const engineUsers = await benchUsers(db, USERS, clock.now(), 'engine');
-    const alone = await engineMix(trading.engine, engineUsers.ids, Math.max(1, SECONDS / 2));
+    const alone = await profiled(`${dialect}-engine`, () => engineMix(trading.engine, engineUsers.ids, Math.max(1, SECONDS / 2)));
     const met = ordersPerSecond >= TARGET.ordersPerSecond && result.p99Ms < TARGET.p99Ms;
     return {
       'load generator': result.generator,
