@@ -80,6 +80,8 @@ export abstract class BatchingJournal implements Journal {
   private flushing: Promise<void> | null = null;
   private closed = false;
   readonly stats = emptyStats();
+  /** Told of each durable batch (records, bytes, write + sync ms): the metrics endpoint's histograms (server/http/metrics.ts). */
+  onBatch: ((b: { records: number; bytes: number; ms: number }) => void) | null = null;
   private next: number;
   private durable: number;
 
@@ -130,12 +132,18 @@ export abstract class BatchingJournal implements Journal {
       const started = performance.now();
       try {
         const bytes = await this.persist(batch.map((p) => p.rec));
-        this.stats.syncMs += performance.now() - started;
+        const ms = performance.now() - started;
+        this.stats.syncMs += ms;
         this.stats.batches += 1;
         this.stats.records += batch.length;
         this.stats.bytes += bytes;
         this.stats.maxBatch = Math.max(this.stats.maxBatch, batch.length);
         this.durable = (batch[batch.length - 1] as Pending).rec.seq;
+        try {
+          this.onBatch?.({ records: batch.length, bytes, ms });
+        } catch {
+          // An observer's failure is never the journal's.
+        }
         for (const p of batch) p.resolve();
       } catch (cause) {
         // What followed the failed batch cannot be durable before it: all of it fails.

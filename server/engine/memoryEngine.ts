@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MarketFrame } from '../../src/protocol/market.ts';
 import type { Order, PlaceOrderParsed, Position } from '../../src/protocol/trading.ts';
@@ -12,7 +12,8 @@ import { setLedgerAuthority } from '../ledger/post.ts';
 import type { Posting, PostResult } from '../ledger/post.ts';
 import { BOOK_DEPTH } from '../trading/matching.ts';
 import { TradingEngine } from '../trading/engine.ts';
-import type { TradingEngineOptions } from '../trading/engine.ts';
+import { commandResult } from '../trading/engine.ts';
+import type { EngineFigures, TradingEngineOptions } from '../trading/engine.ts';
 import type { Ctx } from '../trading/settle.ts';
 import { orderDto, positionDto } from '../trading/store.ts';
 import type { OrderRow, PositionRow } from '../trading/store.ts';
@@ -25,7 +26,7 @@ import type { CopyPositionRow, FollowRow } from '../copy/settle.ts';
 import { copyOrderDto, nicknameOf, positionDto as copyPositionDto } from '../copy/views.ts';
 import type { FillListener } from '../trading/engine.ts';
 import type { FileHandle } from 'node:fs/promises';
-import { FileJournal } from './journalFile.ts';
+import { FileJournal, realIo } from './journalFile.ts';
 import type { JournalFileIo } from './journalFile.ts';
 import { loadState } from './load.ts';
 import { assertProjection, PROJECTION_NAME, Projector, recoverAndProject } from './projector.ts';
@@ -76,6 +77,8 @@ export class MemoryTradingEngine extends TradingEngine {
   private snapshots: SnapshotWriter | null = null;
   private dir = '';
   private lastSnapshot = 0;
+  /** Wall-clock time the last snapshot was written (or, after a start, the file recovered from): the metrics' snapshot age. */
+  private lastSnapshotAt = 0;
   private snapshotting: Promise<unknown> | null = null;
   private readonly ack: 'durable' | 'projected';
   private readonly snapshotEvery: number;
@@ -153,8 +156,11 @@ export class MemoryTradingEngine extends TradingEngine {
     const r = await recoverAndProject(projector, { journal: journalPath, snapshots: this.dir, initial: noInitial, onSkipped: (p, why) => this.report(new Error(`snapshot ${p} skipped: ${why}`)) });
     await assertProjection(db, { seq: r.seq, balances: r.state.balances });
     this.lastSnapshot = r.fromSnapshot;
+    this.lastSnapshotAt = snapshotTime(join(this.dir, `snapshot-${r.fromSnapshot}.json`));
     this.projector = projector;
-    this.journal = await FileJournal.open(journalPath, { firstSeq: r.seq + 1, ...(this.journalIo ? { io: this.journalIo } : {}) });
+    const io = this.journalIo ?? realIo;
+    this.journal = await FileJournal.open(journalPath, { firstSeq: r.seq + 1, io: (fh) => this.timedIo(io(fh)) });
+    this.journal.onBatch = (b) => this.observer?.journalBatch?.(b);
     this.seqr = new Sequencer({
       journal: this.journal,
       clock: this.clock,
@@ -223,8 +229,7 @@ export class MemoryTradingEngine extends TradingEngine {
   /** Submits `cmd` and resolves with its outcome once durable (and projected, by `ack`), its frames published. */
   private submit(cmd: Command): Promise<Outcome> {
     if (this.stopped) return Promise.reject(new EngineUnavailable(new Error('the memory engine is stopped')));
-    const seqr = this.sequencer;
-    const p = seqr.submit(cmd).then(async (o) => {
+    const p = this.sequenced(cmd).then(async (o) => {
       if (this.ack === 'projected') await this.projection.reached(o.seq);
       // A posting's frames are its feature's (as with the SQL engine's postLedger).
       if (o.ok && cmd.type !== 'post') await this.publishOutcome(o).catch(this.report);
@@ -234,6 +239,51 @@ export class MemoryTradingEngine extends TradingEngine {
     const done = (): void => void this.inflight.delete(p);
     p.then(done, done);
     return p;
+  }
+
+  /** The sequencer's submit, its result told to the metrics observer (by the command's type) once durable or refused. */
+  private sequenced(cmd: Command): Promise<Outcome> {
+    const p = this.sequencer.submit(cmd);
+    p.then(
+      (o) => this.observer?.command(cmd.type, o.ok ? 'accepted' : 'refused'),
+      (err: unknown) => this.observer?.command(cmd.type, commandResult(err)),
+    );
+    return p;
+  }
+
+  /** The journal file's operations, each write and fdatasync timed for the metrics observer. */
+  private timedIo(io: JournalFileIo): JournalFileIo {
+    return {
+      write: async (buf, position) => {
+        const t0 = performance.now();
+        await io.write(buf, position);
+        this.observer?.journalWrite?.(performance.now() - t0);
+      },
+      sync: async () => {
+        const t0 = performance.now();
+        await io.sync();
+        this.observer?.journalSync?.(performance.now() - t0);
+      },
+      truncate: (length) => io.truncate(length),
+    };
+  }
+
+  /** The metrics' gauges: queue depth (commands submitted, not answered), seqs, projector lag, snapshot age. */
+  override figures(): EngineFigures {
+    const seqr = this.seqr;
+    const projector = this.projector;
+    if (!seqr || !projector) return { queueDepth: this.inflight.size };
+    const lag = projector.lag(this.clock.now());
+    return {
+      queueDepth: this.inflight.size,
+      seq: seqr.seq,
+      durableSeq: this.journal?.durableSeq ?? seqr.seq,
+      projectedSeq: projector.seq,
+      projectorLagCommands: lag.commands,
+      projectorLagMs: lag.ms,
+      snapshotSeq: this.lastSnapshot,
+      snapshotAgeMs: this.lastSnapshotAt > 0 ? Math.max(0, Date.now() - this.lastSnapshotAt) : 0,
+    };
   }
 
   /**
@@ -266,7 +316,7 @@ export class MemoryTradingEngine extends TradingEngine {
     if (inTransaction) {
       // The caller's transaction may hold the database (SQLite): wait for the journal only.
       if (this.stopped) throw new EngineUnavailable(new Error('the memory engine is stopped'));
-      const o = await this.sequencer.submit(cmd);
+      const o = await this.sequenced(cmd);
       return o.ok ? { ok: true, ref: p.ref } : { ok: false, reason: o.msg as Extract<PostResult, { ok: false }>['reason'] };
     }
     const o = await this.submit(cmd);
@@ -518,10 +568,22 @@ export class MemoryTradingEngine extends TradingEngine {
     this.lastSnapshot = seq;
     this.snapshotting = this.snapshots
       .write(this.dir, seq, seqr.state)
+      .then(() => {
+        this.lastSnapshotAt = Date.now();
+      })
       .catch(this.report)
       .finally(() => {
         this.snapshotting = null;
       });
+  }
+}
+
+/** When a snapshot file was written (its mtime), 0 when it cannot be read. */
+function snapshotTime(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
   }
 }
 

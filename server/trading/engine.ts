@@ -82,6 +82,40 @@ async function runOps(trx: Db, batch: readonly BatchOp[], now: number): Promise<
   return out;
 }
 
+/** How an order command ended, for the metrics endpoint: answered, refused by a rule, refused because the engine could not take it (503), or failed. */
+export type CommandResult = 'accepted' | 'refused' | 'unavailable' | 'error';
+
+/** What an engine tells the metrics endpoint (server/http/metrics.ts, issue 28 point 9) as it works; set by it, null otherwise. */
+export interface EngineObserver {
+  /** A command answered: its kind (place, cancel, edit, close, closeAll, tpsl; on the memory engine every journaled command: market, book, periodic, post, ...). */
+  command(kind: string, result: CommandResult): void;
+  /** The memory engine's journal: one batch made durable (records, bytes, write + sync ms). */
+  journalBatch?(b: { records: number; bytes: number; ms: number }): void;
+  /** The memory engine's journal: one positioned write (ms) and one fdatasync (ms). */
+  journalWrite?(ms: number): void;
+  journalSync?(ms: number): void;
+}
+
+/** Gauges an engine reports when scraped. */
+export interface EngineFigures {
+  /** Commands taken and not answered yet (the engine's queue). */
+  queueDepth: number;
+  /** The memory engine's: last applied seq, the journal's durable seq, the projection's seq and lag, the last snapshot. */
+  seq?: number;
+  durableSeq?: number;
+  projectedSeq?: number;
+  projectorLagCommands?: number;
+  projectorLagMs?: number;
+  snapshotSeq?: number;
+  /** Wall-clock ms since the last snapshot was written (or, after a restart, since the one recovered from was). */
+  snapshotAgeMs?: number;
+}
+
+export function commandResult(err: unknown): CommandResult {
+  if (!(err instanceof Rejection)) return 'error';
+  return err.code === Code.serviceUnavailable ? 'unavailable' : 'refused';
+}
+
 export interface TradingEngineOptions {
   db: Db;
   clock: { now(): number };
@@ -126,6 +160,9 @@ export class TradingEngine implements MarketView {
   readonly remote: { call<T>(method: string, ...args: unknown[]): Promise<T> } | undefined = undefined;
   /** Whether the engine mirrors a lead trader's fills into the copies itself (the memory engine): copy trading then registers no fill listener. */
   readonly mirrorsCopies: boolean = false;
+  /** Set by the metrics endpoint (server/http/metrics.ts): told of every command's result. */
+  observer: EngineObserver | null = null;
+  private inFlight = 0;
 
   constructor(opts: TradingEngineOptions) {
     this.db = opts.db;
@@ -253,26 +290,48 @@ export class TradingEngine implements MarketView {
 
   // ------------------------------------------------------------ public operations (serialised)
 
+  /** Runs an order command, counting it in the queue depth and telling the observer how it ended. */
+  protected counted<T>(kind: string, fn: () => Promise<T>): Promise<T> {
+    this.inFlight += 1;
+    const p = fn();
+    p.then(
+      () => {
+        this.inFlight -= 1;
+        this.observer?.command(kind, 'accepted');
+      },
+      (err: unknown) => {
+        this.inFlight -= 1;
+        this.observer?.command(kind, commandResult(err));
+      },
+    );
+    return p;
+  }
+
+  /** The gauges the metrics endpoint reads when scraped. */
+  figures(): EngineFigures {
+    return { queueDepth: this.inFlight };
+  }
+
   placeOrder(userId: number, body: PlaceOrderParsed): Promise<Order> {
-    return this.run((c) => placeOrder(this, c, userId, body)).then((row) => orderDto(row));
+    return this.counted('place', () => this.run((c) => placeOrder(this, c, userId, body)).then((row) => orderDto(row)));
   }
 
   cancelOrder(userId: number, by: { orderId?: string | undefined; clientOrderId?: string | undefined }): Promise<Order> {
-    return this.run((c) => cancelOrder(this, c, userId, by)).then((row) => orderDto(row));
+    return this.counted('cancel', () => this.run((c) => cancelOrder(this, c, userId, by)).then((row) => orderDto(row)));
   }
 
   closePosition(userId: number, body: { positionId: string; qty?: number | undefined; price?: number | null | undefined; clientOrderId?: string | undefined }): Promise<Order> {
-    return this.run((c) => closePosition(this, c, userId, body)).then((row) => orderDto(row));
+    return this.counted('close', () => this.run((c) => closePosition(this, c, userId, body)).then((row) => orderDto(row)));
   }
 
   /** Market-closes every open position (of a symbol / contract), in one transaction: all or none. */
   closeAll(userId: number, filter: { symbol?: string | undefined; contract?: 'perp' | 'std' | undefined }): Promise<Order[]> {
-    return this.run((c) => closeAll(this, c, userId, filter)).then((rows) => rows.map((r) => orderDto(r)));
+    return this.counted('closeAll', () => this.run((c) => closeAll(this, c, userId, filter)).then((rows) => rows.map((r) => orderDto(r))));
   }
 
   /** Edits a pending order's price / trigger / quantity in place. */
   editOrder(userId: number, body: Parameters<typeof editOrder>[3]): Promise<Order> {
-    return this.run((c) => editOrder(this, c, userId, body)).then((row) => orderDto(row));
+    return this.counted('edit', () => this.run((c) => editOrder(this, c, userId, body)).then((row) => orderDto(row)));
   }
 
   /** The contract details of a symbol (fees, brackets), or undefined when unknown. */
@@ -282,7 +341,7 @@ export class TradingEngine implements MarketView {
   }
 
   setTpsl(userId: number, body: { positionId: string; tp: number | null; sl: number | null }): Promise<Position> {
-    return this.run((c) => setTpsl(this, c, userId, body)).then((row) => this.positionView(row));
+    return this.counted('tpsl', () => this.run((c) => setTpsl(this, c, userId, body)).then((row) => this.positionView(row)));
   }
 
   /** The caller's open positions valued at the current mark. */
