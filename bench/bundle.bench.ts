@@ -29,7 +29,7 @@ const br = (buf: Buffer): number => brotliCompressSync(buf, { params: { [constan
  * The entry chunk and every chunk it imports statically, transitively: the script a page runs
  * before its route's screen (issue 30's "entry under 100 KB compressed"; dynamic imports left out).
  */
-function staticClosure(entry: string): string[] {
+export function staticClosure(entry: string): string[] {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -41,15 +41,21 @@ function staticClosure(entry: string): string[] {
   return [...seen];
 }
 
+/** The entry chunk of a built app in `dir` (the module script index.html loads). */
+export function entryOf(dir: string): string {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const entrySrc = /<script[^>]*type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1];
+  const entry = filesUnder(dir).find((f) => f.endsWith('.js') && entrySrc !== undefined && relative(dir, f) === entrySrc);
+  if (!entry) throw new Error(`no entry chunk found in ${dir}/index.html`);
+  return entry;
+}
+
 /** Sizes of a built app in `dir` (a vite outDir with index.html). */
 export function measureBundle(dir: string): BenchFigures {
   const files = filesUnder(dir);
   const js = files.filter((f) => f.endsWith('.js'));
   const css = files.filter((f) => f.endsWith('.css'));
-  const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  const entrySrc = /<script[^>]*type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1];
-  const entry = js.find((f) => entrySrc !== undefined && relative(dir, f) === entrySrc);
-  if (!entry) throw new Error(`no entry chunk found in ${dir}/index.html`);
+  const entry = entryOf(dir);
   let raw = 0;
   let gzip = 0;
   for (const f of js) {
