@@ -94,6 +94,12 @@ export interface ServerConfig {
    * turns it off; always off under NODE_ENV=production. Absent in a config object = on.
    */
   demoCredit?: boolean;
+  /**
+   * METRICS_PORT: serve Prometheus metrics (`GET /metrics`, server/http/metrics.ts) on this port of
+   * 127.0.0.1, on a listener of its own (never on the public port, so never behind the balancer).
+   * Unset: no metrics endpoint. Absent in a config object = none.
+   */
+  metricsPort?: number | null;
 }
 
 /** OPERATOR_TOKEN shorter than this refuses to start. */
@@ -177,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     operatorToken: parseOperatorToken(env.OPERATOR_TOKEN),
     operatorRemote: flag(env.OPERATOR_REMOTE, false),
     demoCredit: !production && flag(env.DEMO_CREDIT, true),
+    metricsPort: metricsPort(env.METRICS_PORT),
   };
 }
 
@@ -195,6 +202,14 @@ function engineMode(value: string | undefined): EngineMode {
   if (value === undefined || value === '' || value === 'sql') return 'sql';
   if (value === 'memory') return 'memory';
   throw new Error(`Invalid ENGINE: ${value} (sql or memory)`);
+}
+
+function metricsPort(value: string | undefined): number | null {
+  const v = value?.trim() ?? '';
+  if (v === '') return null;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new Error(`Invalid METRICS_PORT: ${value}`);
+  return n;
 }
 
 function rateLimitScale(value: string | undefined): number {

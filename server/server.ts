@@ -11,6 +11,7 @@ import { createFeatures } from './features.ts';
 import { createMarketSource } from './market/createSource.ts';
 import { EngineLockHeld, loadRoleConfig, setupRole, sharedLimits } from './broker/roles.ts';
 import { tradingEngineOf } from './trading/wiring.ts';
+import { ServerMetrics, startMetricsServer } from './http/metrics.ts';
 
 /**
  * `npm run serve`: config → database (migrated, seeded) → app → listen. The only module that
@@ -70,6 +71,9 @@ async function main(): Promise<void> {
     ...(role.revocations ? { revocations: role.revocations } : {}),
   });
   app.addHook('onClose', async () => role.close());
+  // METRICS_PORT (docs/SCALING.md "Metrics"): Prometheus text on 127.0.0.1 only, a listener of its own.
+  const metrics = config.metricsPort !== null && config.metricsPort !== undefined ? new ServerMetrics({ role: roleConfig.role }) : null;
+  metrics?.instrument(app);
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -93,6 +97,14 @@ async function main(): Promise<void> {
     console.error('engine: lost the broker lock; exiting');
     process.exit(4);
   };
+  let metricsNote: string[] = [];
+  if (metrics && config.metricsPort !== null && config.metricsPort !== undefined) {
+    // A gateway's engine is the remote one: its figures are its HTTP requests and its process's.
+    metrics.watchEngine(gateway ? undefined : tradingEngineOf(db));
+    // Unref'd: it never keeps the process up; the exit after app.close() ends it.
+    const m = await startMetricsServer(metrics, config.metricsPort);
+    metricsNote = [`  Metrics (internal, 127.0.0.1 only): http://127.0.0.1:${m.port}/metrics`];
+  }
   await app.listen({ host: config.host, port: config.port });
   if (!gateway) role.serve(tradingEngineOf(db));
   const addr = app.server.address();
@@ -110,6 +122,7 @@ async function main(): Promise<void> {
     config.production ? `  Production mode (${mailNote})` : `  Demo account: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (${mailNote})`,
     `  Data: ${config.dataDir}${dialect === 'postgres' ? ' (database: PostgreSQL)' : ''}${config.serveStatic ? '' : ' (static files off)'}`,
     ...(roleConfig.brokerUrl ? [`  Role: ${roleConfig.role} on broker ${roleConfig.brokerUrl}`] : []),
+    ...metricsNote,
     ...(config.exposeOutbox ? operatorNote : []),
     '',
   ];

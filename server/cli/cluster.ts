@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { findPgBin, startLocalPostgres } from './localPostgres.ts';
 
 /**
- * `npm run start:cluster [-- --gateways N --port P --sqlite]`: one trading engine and N gateway
+ * `npm run start:cluster [-- --gateways N --port P --sqlite]` (METRICS_PORT=M: Prometheus metrics of gateway i on M+i, of the engine on M+N): one trading engine and N gateway
  * processes (docs/SCALING.md) on the BROKER_URL and DATABASE_URL it is given, or on a redis-server
  * and a PostgreSQL it starts itself from the system's binaries in a temporary directory (--sqlite:
  * the SQLite file in DATA_DIR). Gateways listen
@@ -116,6 +116,11 @@ export interface ClusterOptions {
   /** Default: env.BROKER_URL, else a redis-server started here. */
   brokerUrl?: string;
   echo?: boolean;
+  /**
+   * Prometheus metrics (server/http/metrics.ts) on 127.0.0.1: gateway i on metricsPort + i, the
+   * engine on metricsPort + gateways. Unset: none (METRICS_PORT is not passed down).
+   */
+  metricsPort?: number;
 }
 
 export interface Cluster {
@@ -154,6 +159,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   };
   const port = (i: number): Promise<number> => (opts.basePort ? Promise.resolve(opts.basePort + i) : freePort());
   const enginePort = await port(n);
+  const metricsEnv = (i: number): NodeJS.ProcessEnv => ({ METRICS_PORT: opts.metricsPort ? String(opts.metricsPort + i) : '' });
   const procs: Proc[] = [];
   const cluster: Cluster = {
     engine: null as unknown as Proc,
@@ -164,7 +170,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       const until = Date.now() + 30_000;
       for (;;) {
         try {
-          const p = await startServerProcess('engine', enginePort, { ...env, ROLE: 'engine' }, { echo: opts.echo ?? false });
+          const p = await startServerProcess('engine', enginePort, { ...env, ROLE: 'engine', ...metricsEnv(n) }, { echo: opts.echo ?? false });
           procs.push(p);
           cluster.engine = p;
           return p;
@@ -176,7 +182,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     },
     async startGateway(at) {
       const i = cluster.gateways.length;
-      const p = await startServerProcess(`gateway-${i + 1}`, at ?? (await port(i)), { ...env, ROLE: 'gateway', FRESH_DB: '0' }, { echo: opts.echo ?? false });
+      const p = await startServerProcess(`gateway-${i + 1}`, at ?? (await port(i)), { ...env, ROLE: 'gateway', FRESH_DB: '0', ...metricsEnv(i) }, { echo: opts.echo ?? false });
       procs.push(p);
       cluster.gateways.push(p);
       return p;
@@ -224,7 +230,8 @@ async function main(): Promise<void> {
     await postgres?.stop();
     if (pgDir) rmSync(pgDir, { recursive: true, force: true });
   };
-  const cluster = await startCluster({ gateways, basePort, echo: true, env: { DATABASE_URL: databaseUrl } }).catch(async (err: unknown) => {
+  const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined;
+  const cluster = await startCluster({ gateways, basePort, echo: true, env: { DATABASE_URL: databaseUrl }, ...(metricsPort ? { metricsPort } : {}) }).catch(async (err: unknown) => {
     await cleanupPg();
     throw err;
   });
@@ -234,6 +241,7 @@ async function main(): Promise<void> {
     `  Broker: ${cluster.brokerUrl}`,
     `  Engine (internal): ${cluster.engine.url}/`,
     ...cluster.gateways.map((g) => `  Gateway: ${g.url}/`),
+    ...(metricsPort ? [`  Metrics (127.0.0.1 only): gateways on ${metricsPort}-${metricsPort + gateways - 1}, the engine on ${metricsPort + gateways} (GET /metrics)`] : []),
     '  Put the gateways behind one load balancer (docs/SCALING.md). Ctrl-C stops everything.',
     '',
   ];
