@@ -31,7 +31,7 @@ const POSTGRES_TESTS = [
   // the real server over HTTP/WS (tests/server/harness.ts and the harnesses built on it)
   ...['compensation', 'copy', 'help', 'http', 'kyc', 'mailCodes', 'malformedRequests', 'moneyConvert', 'moneyDeposit', 'moneyHistory', 'moneyWithdraw', 'moneyAddressBook']
     .concat(['rateLimit', 'referral', 'trade', 'tradeNetting', 'tradeOrders', 'tradeRisk', 'userAccount', 'userAuth', 'vouchers', 'wsApp', 'wsRevocation'])
-    .concat(['orderRateLimit', 'journalPg', 'wsOrders', 'wsOrdersCore'])
+    .concat(['orderRateLimit', 'journalPg', 'wsOrders', 'wsOrdersCore', 'engineCrash'])
     .map((f) => `tests/server/${f}.test.ts`),
   // repositories, migrations and the ledger on a database of their own (tests/server/testDb.ts)
   ...['compiledShape', 'copy', 'engineGroupCommit', 'engineProjector', 'ledger', 'ledgerConcurrency', 'ledgerPost', 'money', 'paged', 'referral'].map((f) => `tests/server/${f}.prop.test.ts`),

@@ -25,6 +25,9 @@ import { userProfileRoutes } from './routes/userProfile.ts';
 
 export type { AppDeps, ServerClock } from './http/deps.ts';
 
+/** How long a plugin may take to start: the engine's recovery included (issue 28). */
+export const PLUGIN_TIMEOUT_MS = 300_000;
+
 /** JSON and form bodies: 1 MB. Multipart has its own limits (one 2 MB file plus small fields). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -63,6 +66,13 @@ export function buildApp({
   const app = Fastify({
     logger: { level: config.logLevel, ...LOGGER_REDACTION },
     bodyLimit: BODY_LIMIT_BYTES,
+    // A plugin may take this long to start (Fastify's default is 10 s). The memory engine's start
+    // (ENGINE=memory) replays the journal since its last snapshot and catches the projection up
+    // before the routes open: killed under load (tests/server/engineCrash.test.ts, load average 18)
+    // a restart took longer than 10 s and the server exited with FST_ERR_PLUGIN_TIMEOUT; as long as
+    // the replay takes that long (the journal since the last snapshot only grows until the next one)
+    // every restart by a supervisor fails the same way.
+    pluginTimeout: PLUGIN_TIMEOUT_MS,
     // req.ip from X-Forwarded-For only when TRUST_PROXY says which proxies to believe (ServerConfig.trustProxy).
     trustProxy: fastifyTrustProxy(config.trustProxy ?? false),
     clientErrorHandler,
