@@ -25,7 +25,15 @@ import type { LogRecord } from '../src/ports/eventLog.ts';
 export const SHOT_CONTEXT = { timezoneId: 'UTC', locale: 'en-US' } as const;
 
 export const SHOT_MASKS = ['[data-replay-mask]'] as const;
-const SHOT_STYLE = '[data-sonner-toaster] { visibility: hidden !important; }';
+/**
+ * The photo's fonts are named, not left to the machine: the app's stacks (Arial, Helvetica …) fall
+ * back to DejaVu on a bare Debian with Chromium (CI installs it without recommends), but a machine
+ * with fonts-liberation maps Arial to Liberation Sans and every glyph moved (1-5 % of the pixels
+ * differed on all six photographed fixtures). DejaVu ships with fontconfig, so it is on every
+ * machine that runs Chromium; the stored photos were taken with it.
+ */
+const SHOT_FONTS = ":root { --font: 'DejaVu Sans', sans-serif !important; --font-mono: 'DejaVu Sans Mono', monospace !important; }";
+const SHOT_STYLE = `[data-sonner-toaster] { visibility: hidden !important; } ${SHOT_FONTS}`;
 
 /** The main content of the page as a PNG, the same way for the live screen and the replay. */
 export async function mainShot(page: Page): Promise<Buffer> {

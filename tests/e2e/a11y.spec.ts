@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { apiSignUp, presetStorage, uniqueEmail } from './authHelpers.ts';
 import { pushRoute } from './navigate.ts';
+import { animationsSettled } from './axe.ts';
 
 /**
  * Issue 14, accessibility: an axe-core scan of every route, as a guest and signed in, in both
@@ -75,6 +76,7 @@ async function scan(page: Page, route: string, inflight: Set<unknown>): Promise<
   await settle(page, inflight);
   // A route's screen can render after the shell's main (lazy chunk, first data): give its h1 a moment to appear.
   await page.locator('h1').first().waitFor({ timeout: 5000 }).catch(() => undefined);
+  await animationsSettled(page);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
+import { animationsSettled } from './axe.ts';
 
 export { makePng } from '../../scripts/png.ts';
 
@@ -138,7 +139,8 @@ export async function themeShots(
       document.documentElement.classList.remove('theme-dark', 'theme-light');
       document.documentElement.classList.add(`theme-${t}`);
     }, theme);
-    await page.waitForTimeout(opts.settleMs ?? 400); // let colour transitions finish
+    await animationsSettled(page); // let colour transitions finish
+    if (opts.settleMs) await page.waitForTimeout(opts.settleMs);
     await opts.check?.(theme);
     await page.screenshot({ path: `${opts.dir ?? 'screenshots'}/${name}-${theme}.png`, fullPage: true });
   }

@@ -3,6 +3,7 @@ import { formatStatement } from '../../src/format/number.ts';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiSignUp, lastMailId, mailCode, presetStorage, themeShots, uniqueEmail } from './authHelpers.ts';
+import { animationsSettled } from './axe.ts';
 
 /**
  * Referral rebates end to end (E2E_PORT=8225), real server and built app, on a desktop (1440x900)
@@ -26,7 +27,7 @@ async function axeHits(page: Page, ready: () => Promise<void>): Promise<string[]
     await page.evaluate((t) => localStorage.setItem('theme', t), theme);
     await page.reload();
     await ready();
-    await page.waitForTimeout(400); // colour transitions
+    await animationsSettled(page); // colour transitions
     await page.addScriptTag({ path: AXE });
     hits.push(...(await page.evaluate(async (t) => {
       const axe = (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
