@@ -14,7 +14,12 @@ export function cachingPrepare(db: SqliteDatabase, capacity = 512): SqliteDataba
       cache.clear();
       db.close();
     },
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely begins a transaction with a deferred `begin`; the memory engine's projector thread
+      // writes the same file on a second connection (server/engine/projectorThread.ts), and a
+      // deferred transaction that read before that thread committed could not write (SQLITE_BUSY,
+      // never retried). `begin immediate` takes the write lock first, waiting busy_timeout for it.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       const hit = cache.get(sql);
       if (hit !== undefined) {
         // Re-insert: Map keeps insertion order, so the first key is the least recently used.

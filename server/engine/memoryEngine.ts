@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MarketFrame } from '../../src/protocol/market.ts';
 import type { Order, PlaceOrderParsed, Position } from '../../src/protocol/trading.ts';
-import { TRADE_MSG } from '../../src/protocol/trading.ts';
+import { TRADE_MSG, WALLETS } from '../../src/protocol/trading.ts';
 import { Code } from '../../src/protocol/envelope.ts';
 import type { Db } from '../db/connection.ts';
-import { SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
+import { balanceKey, SYSTEM_ACCOUNT_ID } from '../db/ledgerRule.ts';
 import type { Wallet } from '../db/schema.ts';
 import { Rejection } from '../http/errors.ts';
 import { setLedgerAuthority } from '../ledger/post.ts';
+import { setReadBarrier } from '../db/readBarrier.ts';
 import type { Posting, PostResult } from '../ledger/post.ts';
 import { BOOK_DEPTH } from '../trading/matching.ts';
 import { TradingEngine } from '../trading/engine.ts';
@@ -30,6 +31,7 @@ import { FileJournal, realIo } from './journalFile.ts';
 import type { JournalFileIo } from './journalFile.ts';
 import { loadState } from './load.ts';
 import { assertProjection, PROJECTION_NAME, Projector, recoverAndProject } from './projector.ts';
+import { ProjectorThread, sqliteFileOf } from './projectorThread.ts';
 import { recoverState, removeStrayTemp, writeSnapshot } from './recovery.ts';
 import { EngineUnavailable, Sequencer } from './sequencer.ts';
 import { SnapshotWriter } from './snapshots.ts';
@@ -62,6 +64,8 @@ export interface MemoryEngineOptions extends TradingEngineOptions {
   ack?: 'durable' | 'projected';
   /** A snapshot every this many commands (at a moment the projection has caught up); default 50 000. */
   snapshotEvery?: number;
+  /** The longest a user's read waits for the projector to write what was answered to them (default 5 000 ms). */
+  readWaitMs?: number;
   /** The journal file's operations (tests wrap them to fail a write: a full disk). */
   journalIo?: (fh: FileHandle) => JournalFileIo;
 }
@@ -97,6 +101,11 @@ export class MemoryTradingEngine extends TradingEngine {
   /** Copy trading's commands (CopyService forwards follow / unfollow / close / the check here, as a gateway forwards them to the engine process). */
   override readonly remote = { call: <T>(method: string, ...args: unknown[]): Promise<T> => this.copyCall(method, args) as Promise<T> };
   private readonly report: (err: unknown) => void;
+  /** Each user's last command answered (or journaled for them): the seq the tables must hold before a read of theirs (read your writes). */
+  private readonly lastSeqOf = new Map<number, number>();
+  private unsetBarrier: (() => void) | null = null;
+  /** The longest a read waits for the projector (then it reads what the tables hold). */
+  private readonly readWaitMs: number;
 
   constructor(opts: MemoryEngineOptions) {
     super(opts);
@@ -105,6 +114,7 @@ export class MemoryTradingEngine extends TradingEngine {
     this.journalIo = opts.journalIo;
     this.bus2 = opts.bus;
     this.report = opts.onError ?? ((err) => console.error('memory engine', err));
+    this.readWaitMs = opts.readWaitMs ?? 5_000;
   }
 
   /** The sequencer (state, seq, stats) once started. */
@@ -149,7 +159,9 @@ export class MemoryTradingEngine extends TradingEngine {
         .onConflict((oc) => oc.column('name').doUpdateSet({ seq: base }))
         .execute();
     }
-    const projector = await Projector.open({ db, onError: this.report });
+    // On a SQLite file the projector writes from its own thread and connection (off this loop); elsewhere in process.
+    const file = await sqliteFileOf(db);
+    const projector = file ? await ProjectorThread.openThread({ db, file, onError: this.report }) : await Projector.open({ db, onError: this.report });
     const noInitial = (): EngineState => {
       throw new Error(`no valid snapshot in ${this.dir}`);
     };
@@ -182,7 +194,16 @@ export class MemoryTradingEngine extends TradingEngine {
         }
         return out;
       },
+      frozenOf: (userId) => {
+        const out = new Map<Wallet, bigint>();
+        for (const wallet of WALLETS) {
+          const f = this.s.frozen.get(balanceKey(userId, wallet, 'USDT'));
+          if (f !== undefined) out.set(wallet, f);
+        }
+        return out;
+      },
     });
+    this.unsetBarrier = setReadBarrier(db, (userId) => this.readYourWrites(userId));
     this.stopSource = this.source.subscribe((f: MarketFrame) => {
       if (f.type === 'trade' || f.type === 'ticker') this.markDirty(f.symbol);
     });
@@ -199,6 +220,8 @@ export class MemoryTradingEngine extends TradingEngine {
   }
 
   override async stop(): Promise<void> {
+    this.unsetBarrier?.();
+    this.unsetBarrier = null;
     this.stopSource?.();
     this.stopSource = null;
     for (const t of this.timers) clearInterval(t);
@@ -230,6 +253,7 @@ export class MemoryTradingEngine extends TradingEngine {
   private submit(cmd: Command): Promise<Outcome> {
     if (this.stopped) return Promise.reject(new EngineUnavailable(new Error('the memory engine is stopped')));
     const p = this.sequenced(cmd).then(async (o) => {
+      if (o.ok) this.touched(cmd, o);
       if (this.ack === 'projected') await this.projection.reached(o.seq);
       // A posting's frames are its feature's (as with the SQL engine's postLedger).
       if (o.ok && cmd.type !== 'post') await this.publishOutcome(o).catch(this.report);
@@ -239,6 +263,40 @@ export class MemoryTradingEngine extends TradingEngine {
     const done = (): void => void this.inflight.delete(p);
     p.then(done, done);
     return p;
+  }
+
+  /** Notes the seq of an accepted command for every user whose rows it wrote (the caller, a posting's accounts, the orders and positions it changed). */
+  private touched(cmd: Command, o: Accepted): void {
+    const seq = o.seq;
+    const mark = (userId: number): void => {
+      if ((this.lastSeqOf.get(userId) ?? 0) < seq) this.lastSeqOf.set(userId, seq);
+    };
+    if ('userId' in cmd) mark(cmd.userId);
+    for (const p of o.postings) {
+      mark(p.from.userId);
+      mark(p.to.userId);
+    }
+    for (const l of o.legs ?? []) mark(l.userId);
+    for (const r of o.orders) mark(r.user_id);
+    for (const r of o.positions) mark(r.user_id);
+  }
+
+  /**
+   * The read barrier (server/db/readBarrier.ts): nothing to wait for when the tables hold the user's
+   * last command; else a wait for the projector to write it, at most `readWaitMs`.
+   */
+  private readYourWrites(userId: number): Promise<void> | undefined {
+    const seq = this.lastSeqOf.get(userId);
+    const projector = this.projector;
+    if (seq === undefined || !projector || projector.seq >= seq) return undefined;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.readWaitMs);
+      timer.unref();
+      void projector.reached(seq).then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** The sequencer's submit, its result told to the metrics observer (by the command's type) once durable or refused. */
@@ -317,6 +375,7 @@ export class MemoryTradingEngine extends TradingEngine {
       // The caller's transaction may hold the database (SQLite): wait for the journal only.
       if (this.stopped) throw new EngineUnavailable(new Error('the memory engine is stopped'));
       const o = await this.sequenced(cmd);
+      if (o.ok) this.touched(cmd, o);
       return o.ok ? { ok: true, ref: p.ref } : { ok: false, reason: o.msg as Extract<PostResult, { ok: false }>['reason'] };
     }
     const o = await this.submit(cmd);

@@ -4,13 +4,10 @@ import { dialectOf } from '../db/connection.ts';
 import { balanceKey } from '../db/ledgerRule.ts';
 import type { BalanceKey } from '../db/ledgerRule.ts';
 import { parseMinor } from '../db/money.ts';
-import type { Wallet } from '../db/schema.ts';
 import { lockRows, transact } from '../db/tx.ts';
-import type { CopyOrderRow } from '../copy/mirror.ts';
-import type { CopyPositionRow, FollowRow } from '../copy/settle.ts';
-import type { QuoteRow } from '../money/convert.ts';
-import type { OrderRow, PositionRow } from '../trading/store.ts';
-import type { FillEvent, Outcome } from './apply.ts';
+import type { Outcome } from './apply.ts';
+import { PROJECTION_NAME, ProjectionGapError, rowsOf } from './projectorRows.ts';
+import type { BatchRows } from './projectorRows.ts';
 import { recoverState } from './recovery.ts';
 import type { EngineState } from './state.ts';
 
@@ -45,18 +42,8 @@ import type { EngineState } from './state.ts';
  * NOT the production path: the routes still run the SQL engine (docs/SCALING.md, "What remains").
  */
 
-export const PROJECTION_NAME = 'engine';
-
-/** The ledger ref of the `n`th posting of the command at `seq` (when apply set none). */
-export const postingRef = (seq: number, n: number): string => `J${seq}.${n}`;
-
-/** The batch does not continue the projection: a seq is missing between the mark and the batch. */
-export class ProjectionGapError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ProjectionGapError';
-  }
-}
+export { PROJECTION_NAME, postingRef, ProjectionGapError, rowsOf } from './projectorRows.ts';
+export type { BatchRows } from './projectorRows.ts';
 
 /** The startup check found the tables disagreeing with the ledger or with the engine's state. */
 export class ProjectionMismatchError extends Error {
@@ -67,76 +54,6 @@ export class ProjectionMismatchError extends Error {
     super(message);
     this.name = 'ProjectionMismatchError';
   }
-}
-
-// ------------------------------------------------------------------ the rows of a batch (gathered, not decided)
-
-type LedgerRow = { user_id: number; wallet: Wallet; asset: string; amount: string; balance_after: string; type: string; ref: string; created_at: number };
-type BalanceRow = { user_id: number; wallet: Wallet; asset: string; amount: string; updated_at: number };
-type RebateRow = {
-  inviter_id: number; invitee_id: number; symbol: string; wallet: Wallet; asset: string; notional: string; fee: string; rebate: string; rate_bps: number; ledger_ref: string; created_at: number;
-};
-type InviteeSum = { inviter_id: number; volume: bigint; fees: bigint; rebate: bigint; updated_at: number };
-
-export interface BatchRows {
-  orders: Map<string, OrderRow>;
-  positions: Map<string, PositionRow>;
-  fills: FillEvent[];
-  ledger: LedgerRow[];
-  refs: Map<string, string>;
-  balances: Map<BalanceKey, BalanceRow>;
-  rebates: RebateRow[];
-  invitees: Map<number, InviteeSum>;
-  quotes: Map<string, QuoteRow>;
-  follows: Map<number, FollowRow>;
-  copyPositions: Map<string, CopyPositionRow>;
-  copyOrders: CopyOrderRow[];
-  jobs: Map<string, number>;
-  traders: Map<number, boolean>;
-}
-
-/** The rows of a run of outcomes, in seq order (refusals write nothing); a row changed twice is kept as it was last. */
-export function rowsOf(outcomes: readonly Outcome[]): BatchRows {
-  const b: BatchRows = {
-    orders: new Map(), positions: new Map(), fills: [], ledger: [], refs: new Map(), balances: new Map(), rebates: [], invitees: new Map(),
-    quotes: new Map(), follows: new Map(), copyPositions: new Map(), copyOrders: [], jobs: new Map(), traders: new Map(),
-  };
-  for (const o of outcomes) {
-    if (!o.ok) continue;
-    const t = o.t;
-    for (const r of o.orders) b.orders.set(r.id, r);
-    for (const r of o.positions) b.positions.set(r.id, r);
-    for (const f of o.fills) b.fills.push(f);
-    const refs = o.postings.map((p, n) => p.ref ?? postingRef(o.seq, n));
-    o.postings.forEach((p, n) => {
-      const ref = refs[n] as string;
-      b.ledger.push({ user_id: p.from.userId, wallet: p.from.wallet, asset: p.coin, amount: (-p.amount).toString(), balance_after: p.fromAfter.toString(), type: p.type, ref, created_at: t });
-      b.ledger.push({ user_id: p.to.userId, wallet: p.to.wallet, asset: p.coin, amount: p.amount.toString(), balance_after: p.toAfter.toString(), type: p.inType ?? p.type, ref, created_at: t });
-      if (p.symbol) b.refs.set(ref, p.symbol);
-      b.balances.set(balanceKey(p.from.userId, p.from.wallet, p.coin), { user_id: p.from.userId, wallet: p.from.wallet, asset: p.coin, amount: p.fromAfter.toString(), updated_at: t });
-      b.balances.set(balanceKey(p.to.userId, p.to.wallet, p.coin), { user_id: p.to.userId, wallet: p.to.wallet, asset: p.coin, amount: p.toAfter.toString(), updated_at: t });
-    });
-    for (const l of o.legs ?? []) {
-      b.ledger.push({ user_id: l.userId, wallet: l.wallet, asset: l.asset, amount: l.amount.toString(), balance_after: l.after.toString(), type: l.type, ref: l.ref, created_at: t });
-      if (l.symbol) b.refs.set(l.ref, l.symbol);
-      b.balances.set(balanceKey(l.userId, l.wallet, l.asset), { user_id: l.userId, wallet: l.wallet, asset: l.asset, amount: l.after.toString(), updated_at: t });
-    }
-    for (const r of o.rebates) {
-      b.rebates.push({
-        inviter_id: r.inviterId, invitee_id: r.inviteeId, symbol: r.symbol, wallet: r.wallet, asset: r.asset, notional: r.notional.toString(), fee: r.fee.toString(), rebate: r.rebate.toString(),
-        rate_bps: r.rateBps, ledger_ref: r.posting === null ? '' : (refs[r.posting] ?? ''), created_at: t,
-      });
-      const sum = b.invitees.get(r.inviteeId) ?? { inviter_id: r.inviterId, volume: 0n, fees: 0n, rebate: 0n, updated_at: t };
-      b.invitees.set(r.inviteeId, { inviter_id: r.inviterId, volume: sum.volume + r.notional, fees: sum.fees + r.fee, rebate: sum.rebate + r.rebate, updated_at: t });
-    }
-    for (const q of o.quotes) b.quotes.set(q.quote_id, q);
-    for (const f of o.follows) b.follows.set(f.id, f);
-    for (const p of o.copyPositions) b.copyPositions.set(p.id, p);
-    for (const c of o.copyOrders) b.copyOrders.push(c);
-    for (const j of o.jobs) b.jobs.set(j.name, j.lastRun);
-    for (const tr of o.traders) b.traders.set(tr.userId, tr.active);
-  }
-  return b;
 }
 
 // ------------------------------------------------------------------ writing one batch
@@ -280,13 +197,13 @@ export class Projector {
   private projectedT: number;
   private pushed: number;
   private scheduled = false;
-  private closed = false;
+  protected closed = false;
   private retry: ReturnType<typeof setTimeout> | null = null;
-  private running: Promise<void> | null = null;
+  protected running: Promise<void> | null = null;
   readonly stats = { batches: 0, records: 0, maxBatch: 0, failures: 0, writeMs: 0 };
 
-  private constructor(
-    private readonly opts: ProjectorOptions,
+  protected constructor(
+    protected readonly opts: ProjectorOptions,
     mark: { seq: number; t: number },
   ) {
     this.projected = mark.seq;
@@ -369,14 +286,28 @@ export class Projector {
     this.retry = null;
   }
 
+  private gate: Promise<void> | null = null;
+
+  /** Test seam: no batch is written until the returned function is called (the tables lag the answers meanwhile). */
+  hold(): () => void {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.gate = gate;
+    return () => {
+      if (this.gate === gate) this.gate = null;
+      release();
+    };
+  }
+
   private async loop(): Promise<void> {
     const max = this.opts.maxBatch ?? 1_000;
     while (this.queue.length > 0) {
+      while (this.gate) await this.gate;
       const batch = this.queue.slice(0, max);
       const started = performance.now();
       let r: BatchResult;
       try {
-        r = await projectBatch(this.opts.db, batch, { ...(this.opts.name !== undefined ? { name: this.opts.name } : {}), ...(this.opts.beforeMark ? { beforeMark: this.opts.beforeMark } : {}) });
+        r = await this.writeBatch(batch);
       } catch (err) {
         this.stats.failures += 1;
         throw err;
@@ -393,6 +324,11 @@ export class Projector {
     }
   }
 
+  /** Writes one batch with its mark (here on the engine's own connection, kysely-built: PostgreSQL, an in-memory SQLite). */
+  protected writeBatch(batch: readonly Outcome[]): Promise<BatchResult> {
+    return projectBatch(this.opts.db, batch, { ...(this.opts.name !== undefined ? { name: this.opts.name } : {}), ...(this.opts.beforeMark ? { beforeMark: this.opts.beforeMark } : {}) });
+  }
+
   /** Resolves once everything pushed so far is written (rejects if a batch fails). */
   async idle(): Promise<void> {
     for (;;) {
@@ -403,6 +339,11 @@ export class Projector {
   }
 
   private waiters: { seq: number; resolve: () => void }[] = [];
+
+  /** How many `reached` promises wait (reads held by the read barrier among them). */
+  get waiting(): number {
+    return this.waiters.length;
+  }
 
   /** Resolves once the tables hold `seq` (a failed batch delays it until a retry writes it). */
   reached(seq: number): Promise<void> {

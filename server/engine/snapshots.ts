@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { EngineState } from './state.ts';
 
 /** The file URL of tsx's ESM loader API (from its package's exports), for the worker to register. */
-function tsxEsmApi(): string {
+export function tsxEsmApi(): string {
   const pkgPath = createRequire(import.meta.url).resolve('tsx/package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
   const entry = pkg.exports['./esm/api']?.import.default;

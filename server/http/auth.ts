@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Code } from '../../src/protocol/envelope.ts';
 import type { Db } from '../db/connection.ts';
+import { readBarrier } from '../db/readBarrier.ts';
 import { findActiveSessionUser } from '../db/repos/sessions.ts';
 import type { UserRow } from '../db/schema.ts';
 import { hashToken, tokenFromHeader } from '../services/tokens.ts';
@@ -38,9 +39,18 @@ export function socketAuthenticator(db: Db, clock: { now(): number }) {
   };
 }
 
-/** For handlers that need a login: the caller, or a 401 'Please log in again' envelope. */
+/**
+ * For handlers that need a login: the caller, or a 401 'Please log in again' envelope. A GET waits
+ * until the tables written behind hold every command answered to the caller (server/db/readBarrier.ts:
+ * the memory engine's read-your-writes; nothing to wait for on the SQL engine).
+ */
 export async function requireUser(req: FastifyRequest): Promise<AuthContext> {
   const { db, clock } = req.server.deps;
   const auth = await resolveToken(db, req.headers.authorization, clock.now());
-  return auth ?? reject(Code.unauthorized, SERVER_MSG.loginAgain);
+  if (!auth) return reject(Code.unauthorized, SERVER_MSG.loginAgain);
+  if (req.method === 'GET') {
+    const wait = readBarrier(db, auth.user.id);
+    if (wait) await wait;
+  }
+  return auth;
 }

@@ -102,6 +102,8 @@ export interface LedgerAuthority {
   balance(k: BalanceKey): bigint;
   /** Every balance of a user (wallet, asset, amount), as the state holds them. */
   balancesOf(userId: number): { wallet: Wallet; asset: string; amount: bigint }[];
+  /** A user's frozen margin by wallet (USDT), as the state holds it (server/wallet/wallet.ts frozenOf reads it instead of the rows written behind). */
+  frozenOf?(userId: number): Map<Wallet, bigint>;
 }
 
 /** Keyed by the database's adapter, which a Kysely instance shares with its transactions. */

@@ -25,6 +25,9 @@ export const LISTED_COINS = ['USDT'] as const;
 
 /** Frozen (locked margin) of one user per futures wallet, in minor units: every pending order's lock (0 for those that lock none) and every open position's margin. */
 export async function frozenOf(db: Db, userId: number): Promise<Map<Wallet, bigint>> {
+  // The memory engine's state, not the rows it writes behind (they may lag its answer).
+  const authority = ledgerAuthorityOf(db);
+  if (authority?.frozenOf) return authority.frozenOf(userId);
   const out = new Map<Wallet, bigint>();
   const orders = await db
     .selectFrom('trade_orders')

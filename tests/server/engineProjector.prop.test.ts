@@ -1,12 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command, Outcome } from '../../server/engine/apply.ts';
 import { FileJournal } from '../../server/engine/journalFile.ts';
 import { loadState } from '../../server/engine/load.ts';
 import { assertProjection, checkProjection, projectBatch, projectionMark, Projector, ProjectionGapError, ProjectionMismatchError, recoverAndProject } from '../../server/engine/projector.ts';
+import { SqliteProjectionWriter } from '../../server/engine/projectorSqlite.ts';
+import { ProjectorThread, sqliteFileOf } from '../../server/engine/projectorThread.ts';
 import { recoverState, writeSnapshot } from '../../server/engine/recovery.ts';
 import { Sequencer } from '../../server/engine/sequencer.ts';
 import { canonical, copyState, stateHash } from '../../server/engine/state.ts';
@@ -14,7 +17,7 @@ import type { EngineState } from '../../server/engine/state.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { adminCredit } from '../../server/ledger/post.ts';
 import { engineCommandArb, ENGINE_RULES, ENGINE_USERS, SEED_FOLLOWS, SEED_MARKET } from '../property/engineArbs.ts';
-import { openTestDb } from './testDb.ts';
+import { openTestDb, TEST_DIALECT } from './testDb.ts';
 import type { TestDb } from './testDb.ts';
 
 /**
@@ -191,6 +194,66 @@ describe('the projector (issue 28 step 3)', () => {
     expect(seen.accepted).toBeGreaterThan(0);
     expect(seen.refused).toBeGreaterThan(0);
     expect(seen.batches).toBeGreaterThan(RUNS);
+  }, 180_000);
+
+  it('the projector thread (its own connection to the SQLite file, prepared statements) writes the tables projectBatch writes; handed again, a gap, a failure before the mark change nothing', async () => {
+    let threaded = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 5, max: 60 }), fc.integer(), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 25 }), async (count, seed, turn, maxBatch) => {
+        const base = join(dir, `t${(n += 1)}`);
+        const t = await seededDb(join(base, 'thread'));
+        const ref = await seededDb(join(base, 'ref'));
+        try {
+          const file = await sqliteFileOf(t.db);
+          // PostgreSQL keeps the in-process projector (the test above).
+          if (file === null) return;
+          threaded += 1;
+          const projector = await ProjectorThread.openThread({ db: t.db, file, maxBatch });
+          expect(await projector.whenReady()).toBe(true);
+          const live = await runLive(ref, base, count, seed, turn, (o) => projector.push(o));
+          await projector.idle();
+          projector.close();
+          expect(projector.seq).toBe(live.seq);
+          // Every batch by the thread (none in process: it was ready before the first).
+          expect(projector.threadBatches).toBe(projector.stats.batches);
+          expect((await projectionMark(t.db)).seq).toBe(live.seq);
+          await projectBatch(ref.db, live.outcomes);
+          const written = await dump(t.db);
+          expect(written).toEqual(await dump(ref.db));
+          await expectLedgerBalanced(t.db);
+          expect(tableView(await loadState(t.db, ENGINE_RULES, live.state.market))).toBe(tableView(live.state));
+          // Handed again to a new thread: nothing written.
+          const again = await ProjectorThread.openThread({ db: t.db, file });
+          for (const o of live.outcomes) again.push(o);
+          await again.idle();
+          again.close();
+          expect(again.stats.records).toBe(0);
+          // The writer itself on a third connection: a batch past the mark with a gap is refused, a failure between the rows and the mark rolls back.
+          const conn = new SqliteDatabase(file);
+          try {
+            conn.pragma('busy_timeout = 5000');
+            const writer = new SqliteProjectionWriter(conn);
+            expect(writer.write(live.outcomes)).toEqual({ from: live.seq, to: live.seq, applied: 0 });
+            const more = { ...(live.outcomes[live.outcomes.length - 1] as Outcome), seq: live.seq + 2 };
+            expect(() => writer.write([more])).toThrow(ProjectionGapError);
+            const next = { ...(live.outcomes.find((o) => o.ok && o.postings.length > 0) ?? (live.outcomes[0] as Outcome)), seq: live.seq + 1 };
+            expect(() =>
+              writer.write([next], () => {
+                throw new Error('simulated failure between the rows and the mark');
+              }),
+            ).toThrow('simulated failure');
+          } finally {
+            conn.close();
+          }
+          expect(await dump(t.db)).toEqual(written);
+        } finally {
+          await t.close();
+          await ref.close();
+        }
+      }),
+      { numRuns: Math.max(4, Math.ceil(RUNS / 2)) },
+    );
+    if (TEST_DIALECT === 'sqlite') expect(threaded).toBeGreaterThan(0);
   }, 180_000);
 
   it('a batch that fails before its mark leaves nothing; retried, the tables are those of a clean run', async () => {

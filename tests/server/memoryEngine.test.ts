@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyPluginAsync } from 'fastify';
 import { checkProjection } from '../../server/engine/projector.ts';
 import { MemoryTradingEngine } from '../../server/engine/memoryEngine.ts';
@@ -14,6 +14,7 @@ import { createTrading } from '../../server/trading/wiring.ts';
 import { createUserEventBus } from '../../server/ws/userBus.ts';
 import { userSocketPlugin } from '../../server/ws/userSocket.ts';
 import { journalUnavailableMsg } from '../../src/protocol/engineStatus.ts';
+import type { Page } from '../../src/protocol/envelope.ts';
 import type { Balance, Order, Position } from '../../src/protocol/trading.ts';
 import { call, login, register, startServer, T0 } from './harness.ts';
 import type { Harness } from './harness.ts';
@@ -66,6 +67,48 @@ async function place(h: Harness, token: string, body: Record<string, unknown>, h
 const perp = async (h: Harness, token: string): Promise<Balance | undefined> => (await call<Balance[]>(h, '/wallet/balances', { token })).data.find((b) => b.wallet === 'perp' && b.coin === 'USDT');
 
 describe('the memory engine behind the routes (ENGINE=memory)', () => {
+  it('answering once durable (ack durable), a read right after an answer shows it: the history, open orders, fills and ledger wait for the projector (read your writes)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rf-memengine-'));
+    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const a = await boot({ dataDir, engine: { ack: 'durable' } });
+    cleanup.push(() => a.h.close());
+    await register(a.h, 'ryw@example.com');
+    const token = await login(a.h, 'ryw@example.com');
+    a.source.setPrice('BTCUSDT', 60_000);
+    await a.engine.idle();
+    // The tables are not written until released: every answer below is ahead of them.
+    const release = a.engine.projection.hold();
+    const market = await place(a.h, token, { clientOrderId: 'ryw-1' });
+    expect(market.code).toBe(200);
+    expect(market.data.status).toBe('filled');
+    const limit = await place(a.h, token, { kind: 'limitOpen', price: 55_000, clientOrderId: 'ryw-2' });
+    expect(limit.data.status).toBe('pending');
+    expect(a.engine.projection.seq).toBeLessThan(a.engine.sequencer.seq);
+    const inTables = await a.h.db.selectFrom('trade_orders').select('id').where('id', 'in', [market.data.id, limit.data.id]).execute();
+    expect(inTables).toEqual([]);
+    let answered = false;
+    const reads = Promise.all([
+      call<Page<Order>>(a.h, '/trade/orders/history', { token }),
+      call<Page<Order>>(a.h, '/trade/orders/open', { token }),
+      call<Page<{ orderId: string }>>(a.h, '/trade/fills', { token }),
+      call<Page<{ type: string }>>(a.h, '/wallet/ledger', { token }),
+    ]).finally(() => (answered = true));
+    // The reads wait for the projector while it is held (none answered from the stale tables) …
+    await vi.waitFor(() => expect(a.engine.projection.waiting).toBe(4), { timeout: 30_000, interval: 20 });
+    expect(answered).toBe(false);
+    // … and show the orders once it has written them.
+    release();
+    const [history, open, fills, ledger] = await reads;
+    expect(history.data.list.map((o) => o.id)).toContain(market.data.id);
+    expect(open.data.list.map((o) => o.id)).toEqual([limit.data.id]);
+    expect(fills.data.list.map((f) => f.orderId)).toContain(market.data.id);
+    expect(ledger.data.total).toBeGreaterThan(0);
+    // Nothing to wait for once the tables hold it: a read answers at once even while held again.
+    const held = a.engine.projection.hold();
+    expect((await call<Page<Order>>(a.h, '/trade/orders/history', { token })).data.list.map((o) => o.id)).toContain(market.data.id);
+    held();
+  }, 60_000);
+
   it('a restart recovers positions, balances and clientOrderId idempotency from the snapshot and the journal; the projected tables agree', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rf-memengine-'));
     cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
