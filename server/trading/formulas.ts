@@ -27,8 +27,16 @@ export function makerRate(rules: Rules): number {
   return rules.makerFeeRatio ?? DEFAULT_MAKER_FEE_RATIO;
 }
 
+const POW10 = Array.from({ length: 101 }, (_, i) => 10 ** i);
+
 /** A number → integer at `dp` decimals (the number must already be on that grid; toFixed absorbs float noise). */
 export function scaled(x: number, dp: number): bigint {
+  // On the grid and within 2^53 (every price, quantity and amount of the engine): the nearest
+  // integer is what toFixed would print, without the string round trip (issue 28: 2.7 % of the
+  // engine's thread). Anything else takes the exact path below.
+  const m = x * POW10[dp]!;
+  const r = Math.round(m);
+  if (Math.abs(m - r) < 1e-6 && Math.abs(r) < 9_007_199_254_740_991) return BigInt(r);
   const s = x.toFixed(dp);
   const neg = s.startsWith('-');
   const [w = '0', f = ''] = (neg ? s.slice(1) : s).split('.');

@@ -57,4 +57,20 @@ describe('liquidation price vs liquidation check', () => {
       }),
     );
   });
+
+  it('scaled (its fast path) is the decimal string round trip it replaced, on and off the grid, for any double', () => {
+    const reference = (x: number, dp: number): bigint => {
+      const t = x.toFixed(dp);
+      const neg = t.startsWith('-');
+      const [w = '0', f = ''] = (neg ? t.slice(1) : t).split('.');
+      const v = BigInt(w + f);
+      return neg ? -v : v;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 12 }), fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e15, max: 1e15 }), fc.integer({ min: -1e12, max: 1e12 }).map((k) => k / 1e4), fc.integer({ min: -1e9, max: 1e9 }).map((k) => k * 0.001), fc.integer({ min: -1e9, max: 1e9 }).map((k) => k / 100 + 0.005)), (dp, x) => {
+        expect(scaled(x, dp)).toBe(reference(x, dp));
+      }),
+      { numRuns: 20_000, examples: [[2, 0.1 + 0.2], [8, 60_000.1], [2, -0], [2, 1.005], [0, 2.5], [0, -2.5], [3, 1e15]] },
+    );
+  });
 });
