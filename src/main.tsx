@@ -5,7 +5,7 @@ import { createRecordedCore, registerStoredLoads } from './core/replay/record.ts
 import { APP_VERSION } from './core/appVersion.ts';
 import { browserReplayHost, createBrowserPorts, onPageLifecycle } from './ports/index.ts';
 import { App } from './ui/app/App.tsx';
-import { buildRoutes } from './ui/app/routes.tsx';
+import { buildRoutes, preloadRoute } from './ui/app/routes.tsx';
 import type { ShellEnv } from './ui/hooks/useShellEnv.ts';
 import { loadI18n } from './ui/i18n/loadLanguage.ts';
 import { applyHtmlLang, storedLang } from './ui/i18n/runtime.ts';
@@ -42,7 +42,10 @@ const env: ShellEnv = {
   language: { storage: ports.storage, doc: document, reload: () => window.location.reload() },
   clipboard: typeof navigator !== 'undefined' && navigator.clipboard ? navigator.clipboard : null,
 };
-const router = createBrowserRouter(buildRoutes());
+const routes = buildRoutes();
+const router = createBrowserRouter(routes);
+// The first route's screen loads now, beside the language's texts (not after the first render).
+preloadRoute(routes, router.state.location.pathname);
 if (recorded) {
   recorded.recordRoute(router.state.location.pathname + router.state.location.search);
   router.subscribe((st) => recorded.recordRoute(st.location.pathname + st.location.search));

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { Drawer } from '../components/Drawer.tsx';
+import { LazyDrawer as Drawer } from '../components/LazyDrawer.tsx';
 import { useScrollHidden } from '../hooks/useScrollHidden.ts';
 import { activeBottomItem, BOTTOM_ITEMS, type BottomItem } from './menus.ts';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../components/toast.ts';
 import { Dropdown } from '../components/Dropdown.tsx';
 import { useLanguage } from '../hooks/usePrefs.ts';
 import { useLoginHref } from '../hooks/useLoginHref.ts';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../components/toast.ts';
 import { Logo } from './Logo.tsx';
 import { APP_VERSION } from '../../core/appVersion.ts';
 import { FOOTER_COLUMNS } from './footerLinks.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { Drawer } from '../components/Drawer.tsx';
+import { LazyDrawer as Drawer } from '../components/LazyDrawer.tsx';
 import { useLanguage, useTheme } from '../hooks/usePrefs.ts';
 import { useLoginHref } from '../hooks/useLoginHref.ts';
 import { LANGUAGES } from '../i18n/languages.ts';

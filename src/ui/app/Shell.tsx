@@ -1,7 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../components/toast.ts';
 import { AppToaster } from '../components/AppToaster.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { useDevice } from '../hooks/usePrefs.ts';

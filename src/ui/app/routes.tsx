@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, type RouteObject } from 'react-router-dom';
+import { Link, matchRoutes, Navigate, type RouteObject } from 'react-router-dom';
 import { NotYetAvailable } from '../components/NotYetAvailable.tsx';
 import { useAppCore, useSession } from './AppCoreProvider.tsx';
 import { ROUTE_TABLE, tradePairFrom, type RouteDef, type RouteHandle } from './routeTable.ts';
-import { lazyScreen, SCREENS, type ScreenLoader } from './screens.ts';
+import { lazyScreen, preloadScreen, SCREENS, type ScreenLoader } from './screens.ts';
 import { Shell } from './Shell.tsx';
 
 /** /mFutures and /stdFuture: on to the stored pair (default BTCUSDT). */
@@ -64,4 +64,15 @@ export function buildRoutes(
       }),
     },
   ];
+}
+
+/**
+ * Starts loading the screen of the route at `pathname` (main.tsx, before the language's texts are
+ * here: the route's chunk and its imports load beside them, not after the first render).
+ */
+export function preloadRoute(routes: RouteObject[], pathname: string): void {
+  const leaf = matchRoutes(routes, pathname)?.at(-1);
+  const name = (leaf?.route.handle as RouteHandle | undefined)?.name;
+  const def = ROUTE_TABLE.find((d) => d.name === name);
+  if (def && 'screen' in def) void preloadScreen(def.screen)?.catch(() => undefined);
 }

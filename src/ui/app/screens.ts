@@ -63,6 +63,23 @@ export const SCREENS = {
 export type ScreenName = keyof typeof SCREENS;
 
 const cache = new Map<ScreenName, LazyExoticComponent<ComponentType>>();
+const started = new Map<ScreenName, ReturnType<ScreenLoader>>();
+
+/**
+ * Starts loading a screen's module (and its machines) once; the screen's lazy component waits on
+ * the same promise. main.tsx calls it for the first route before the language's texts are here,
+ * so the route's chunk loads beside them instead of after the first render (issue 30).
+ */
+export function preloadScreen(name: ScreenName): ReturnType<ScreenLoader> | null {
+  const loader: ScreenLoader | null = SCREENS[name];
+  if (!loader) return null;
+  let p = started.get(name);
+  if (!p) {
+    p = loader();
+    started.set(name, p);
+  }
+  return p;
+}
 
 /**
  * The lazily loaded component for a screen, or null when the registry has none yet. Cached so
@@ -73,7 +90,8 @@ export function lazyScreen(name: ScreenName, registry: Record<string, ScreenLoad
   if (!loader) return null;
   const hit = cache.get(name);
   if (hit && registry === SCREENS) return hit;
-  const comp = lazy(loader);
-  if (registry === SCREENS) cache.set(name, comp);
+  if (registry !== SCREENS) return lazy(loader);
+  const comp = lazy(() => preloadScreen(name) ?? loader());
+  cache.set(name, comp);
   return comp;
 }

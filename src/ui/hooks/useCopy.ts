@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../components/toast.ts';
 import { useShellEnv } from './useShellEnv.ts';
 
 /** Outcome of a copy attempt, also returned for tests and callers that chain on it. */

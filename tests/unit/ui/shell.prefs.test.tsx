@@ -65,14 +65,15 @@ describe('mobile drawer', () => {
     const bar = await screen.findByTestId('topbar-mobile');
     expect(within(bar).getByRole('link', { name: 'Sign up' })).toBeTruthy();
     fireEvent.click(within(bar).getByRole('button', { name: 'Menu' }));
-    const drawer = screen.getByTestId('mobile-drawer');
+    // the drawer's code (Radix Dialog) loads after the first paint or on the first tap (LazyDrawer)
+    const drawer = await screen.findByTestId('mobile-drawer');
     expect(within(drawer).getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login?redirect=%2Fmarket');
     fireEvent.click(within(drawer).getByRole('button', { name: 'Trade' }));
     expect(within(drawer).getByRole('link', { name: 'USDT-M futures' }).getAttribute('href')).toBe('/mFutures');
     fireEvent.click(within(drawer).getByRole('switch'));
     expect(h.storage.get('theme')).toBe('light');
     fireEvent.click(within(drawer).getByRole('button', { name: /Language/ }));
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Language' })).getByRole('button', { name: '日本語' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Language' })).getByRole('button', { name: '日本語' }));
     expect(h.storage.get('lang')).toBe('jp');
     expect(document.documentElement.lang).toBe('ja');
     h.core.stop();
@@ -82,7 +83,7 @@ describe('mobile drawer', () => {
     const h = renderShell({ width: 900, stored: { token: 't-1' } });
     await waitFor(() => expect(h.core.session.getSnapshot().context.userInfo).not.toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Menu' }));
-    const drawer = screen.getByTestId('mobile-drawer');
+    const drawer = await screen.findByTestId('mobile-drawer');
     expect(within(drawer).getByText('ali***@example.com')).toBeTruthy();
     expect(within(drawer).getByRole('link', { name: 'Deposit' }).getAttribute('href')).toBe('/my/wallet/deposit');
     expect(within(drawer).getByRole('link', { name: 'Withdrawal' }).getAttribute('href')).toBe('/my/wallet/withdrawal');

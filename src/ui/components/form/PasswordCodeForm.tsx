@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import type { MailCodePurpose } from '../../../protocol/user.ts';
 import { Button } from '../Button.tsx';

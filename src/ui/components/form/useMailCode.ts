@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import type { MailCodePurpose } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';

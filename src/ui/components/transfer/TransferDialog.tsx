@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { TRADING_PATHS, WALLETS, type TransferResult, type WalletType } from '../../../protocol/trading.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';

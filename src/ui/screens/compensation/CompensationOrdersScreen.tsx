@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { formatNumber, trendOf } from '../../../format/number.ts';
 import { COMPENSATION_RULES } from '../../../protocol/compensation.ts';
 import type { CompensationSummary } from '../../../protocol/compensation.ts';

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { formatBalance, formatRate } from '../../../format/number.ts';
 import { convertStateOf } from '../../../machines/convertMachine.ts';
 import { CONVERT_ACCOUNTS, CONVERT_COINS, CONVERT_MSG, type ConvertCoin } from '../../../protocol/convert.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { Link } from 'react-router-dom';
 import type { CopyFollow } from '../../../protocol/copy.ts';
 import { COPY_PATHS } from '../../../protocol/copy.ts';

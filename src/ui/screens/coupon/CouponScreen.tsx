@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { mergeable } from '../../../machines/voucherMachine.ts';
 import { couponUseHref, MERGE_MAX, mergePreview, VOUCHER_KINDS, VOUCHER_STATUSES } from '../../../protocol/vouchers.ts';
 import type { Voucher, VoucherKind, VoucherStatus } from '../../../protocol/vouchers.ts';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 
 const STORES = ['ios', 'android', 'apk'] as const;
 

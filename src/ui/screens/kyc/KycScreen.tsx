@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { useScreenActor } from '../../hooks/useScreenActor.ts';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import type { KycStateName } from '../../../machines/kycMachine.ts';
 import { PRODUCT_NAME } from '../../../protocol/user.ts';
 import { useSessionSend } from '../../app/AppCoreProvider.tsx';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { isPage, oneOf, stringsLike, useViewState } from '../../hooks/useViewState.ts';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import type { SymbolInfo } from '../../../protocol/market.ts';
 import { TRADING_PATHS, type Fill, type LedgerEntry, type Order } from '../../../protocol/trading.ts';

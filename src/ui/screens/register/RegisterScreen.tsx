@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import type { RegisterBody } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { AuthLayout } from '../../components/form/AuthLayout.tsx';

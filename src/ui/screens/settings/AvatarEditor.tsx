@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
 import { Avatar } from '../../components/Avatar.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import QRCode from 'qrcode';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import type { GoogleCodeResult } from '../../../protocol/user.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';

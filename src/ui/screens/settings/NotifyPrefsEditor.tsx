@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { NOTIFY_MODULES, NOTIFY_PATHS } from '../../../protocol/help.ts';
 import type { NotifyModule, NotifyPrefs, NotifyPrefsBody } from '../../../protocol/help.ts';

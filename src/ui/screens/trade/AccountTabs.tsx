@@ -2,7 +2,7 @@ import { useCallback, useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { formatNumber, formatPercent } from '../../../format/number.ts';
 import type { SymbolInfo } from '../../../protocol/market.ts';

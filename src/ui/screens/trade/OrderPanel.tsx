@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { formatBalance, formatNumber } from '../../../format/number.ts';
 import {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import QRCode from 'qrcode';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import type { DepositStateName } from '../../../machines/depositMachine.ts';
 import { MONEY_PATHS, type Deposit } from '../../../protocol/wallet.ts';
 import { AccountLayout } from '../../components/account/AccountLayout.tsx';

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { toast } from '../../components/toast.ts';
 import { errorMessage } from '../../../api/client.ts';
 import { MONEY_PATHS, type Withdrawal } from '../../../protocol/wallet.ts';
 import { useApi } from '../../app/AppCoreProvider.tsx';
