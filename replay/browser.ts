@@ -4,6 +4,7 @@ import { basename, extname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import type { ParsedLog } from '../src/core/replay/parse.ts';
 import { readLogText } from './headless.ts';
+import type { ReplayStep } from './replayPage.ts';
 
 /**
  * `npm run replay -- <file> --browser`: the real built UI (dist/, `npm run build` first) in
@@ -97,7 +98,7 @@ export async function replayInBrowser(file: string, log: ParsedLog, opts: Browse
     const stem = basename(file).replace(/\.jsonl?$/, '');
     for (const seq of [...shots].sort((a, b) => a - b)) {
       const cp = await page.evaluate(async (s) => {
-        const h = (window as unknown as { __rftReplay: { stepTo(seq: number): Promise<{ seq: number; t: number; hash: string; divergences: string[]; violations: string[] }> } }).__rftReplay;
+        const h = (window as unknown as { __rftReplay: { stepTo(seq: number): Promise<ReplayStep> } }).__rftReplay;
         return h.stepTo(s);
       }, seq);
       await page.waitForTimeout(400); // let React and the charts paint (real time; the app clock stays virtual)
@@ -106,6 +107,7 @@ export async function replayInBrowser(file: string, log: ParsedLog, opts: Browse
       console.log(`checkpoint @seq ${cp.seq} (t=${cp.t} ms) hash ${cp.hash} → ${shot}${cp.violations.length ? ` VIOLATIONS ${cp.violations.join('; ')}` : ''}`);
       if (seq === lastRec?.seq) {
         for (const d of cp.divergences) console.log(`DIVERGENCE ${d}`);
+        for (const d of cp.notes) console.log(`note: ${d}`);
         if (cp.divergences.length > 0 || cp.violations.length > 0) code = 1;
       }
     }

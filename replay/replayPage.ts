@@ -7,6 +7,8 @@ export interface ReplayStep {
   hash: string;
   divergences: string[];
   violations: string[];
+  /** What the replay held without calling it a divergence: reads a page load made that its recorded page, reloaded first, never made. */
+  notes: string[];
 }
 
 /**

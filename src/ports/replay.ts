@@ -77,6 +77,11 @@ export interface ReplayPortsController {
   divergences: Divergence[];
   /** Recorded requests and storage writes the app never made (in headless replay: the screens'). */
   unissued: LogRecord[];
+  /**
+   * Reads the app made that the recorded page load never made because it was reloaded first (only
+   * with {@link ReplayPortsOptions.reloaded}): held unanswered, not divergences.
+   */
+  cutByReload: Divergence[];
   /** True once the app has made the request of this `http.request` record, or of this `ws.out` socket request (or it is unknown). */
   isIssued(rec: LogRecord): boolean;
   /**
@@ -142,12 +147,30 @@ function sameAmounts(v: unknown): unknown {
 }
 const sameRequest = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => stableStringify(sameAmounts(a)) === stableStringify(sameAmounts(b));
 
+export interface ReplayPortsOptions {
+  /**
+   * The records are one page load of a bundle of several, and the user reloaded the page after its
+   * last record (src/ports/logSegments.ts). The recording of the load stops at the reload: a screen
+   * the user had just opened may not have made its reads yet (its chunk was still loading), while
+   * the replayed one, whose records go by faster than they were recorded, makes them before the
+   * replay reaches the reload. So a GET the load has no recorded request left for, made once the
+   * load's last `ui.route` was delivered, is held unanswered (as the reloaded page's would have
+   * stayed) and listed in {@link ReplayPortsController.cutByReload}, not as a divergence. Reads
+   * before that route, writes, and every request of a load not followed by a reload still diverge.
+   */
+  reloaded?: boolean;
+}
+
 /** Builds the replay ports over `records` (in log order) and a clock at `startedAt`. */
-export function createReplayPorts(records: readonly LogRecord[], startedAt: number): ReplayPortsController {
+export function createReplayPorts(records: readonly LogRecord[], startedAt: number, options: ReplayPortsOptions = {}): ReplayPortsController {
   const clock = new VirtualClock(startedAt);
   const divergences: Divergence[] = [];
+  const cutByReload: Divergence[] = [];
   let currentSeq: number | null = null;
   const diverge = (d: Omit<Divergence, 'seq'>) => divergences.push({ seq: currentSeq, ...d });
+  // The load's last route: the screen the user had open when the page was reloaded (see ReplayPortsOptions.reloaded).
+  const lastRoute = options.reloaded ? [...records].reverse().find((r) => r.kind === 'ui.route') : undefined;
+  const cutByTheReload = (method: string): boolean => lastRoute !== undefined && method === 'GET' && currentSeq !== null && currentSeq >= lastRoute.seq;
 
   // ---- HTTP: per-route queues of recorded requests, responses paired by id ----
   const byId = new Map<number, HttpEntry>();
@@ -214,6 +237,10 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
           pending.shared = true;
           return new Promise<HttpOutcome>((resolve) => pending.waiters.push(resolve));
         }
+      }
+      if (!entry && cutByTheReload(req.method)) {
+        cutByReload.push({ seq: currentSeq, what: 'http', message: `${key} was made on the screen opened at seq ${lastRoute?.seq ?? '-'}, which the recorded page left by a reload before making it: held unanswered`, expected: null, actual: { method: req.method, path: req.path, ...requestView(req) } });
+        return new Promise<HttpOutcome>(() => undefined);
       }
       if (!entry) {
         diverge({ what: 'http', message: `no recorded request left for ${key}`, expected: null, actual: { method: req.method, path: req.path, ...requestView(req) } });
@@ -328,6 +355,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
     clock,
     divergences,
     unissued,
+    cutByReload,
     setCurrentSeq(seq) {
       currentSeq = seq;
     },

@@ -288,12 +288,6 @@ const FLOW_CHECKS: Record<string, (records: LogRecord[]) => Check[]> = {
 
 for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui', 'liquidation-ui', 'kyc-rejection-ui', 'compensation-ui', 'convert-expired-ui', 'withdrawal-lock-ui', 'copy-follow-ui', 'flip-partial-close-ui', 'notifications-ui', 'reload-logout-ui']) {
   test(`${name}: recorded through the UI, the browser replay shows what the user saw and ends at the headless hash`, async ({ page }, testInfo) => {
-    // KNOWN DEFECT (stop 35, issue 27 point 7): the browser replay of the three-page-load bundle made
-    // two reads more than recorded at its last record on a clean-clone CI run ("@230 no recorded
-    // request left for GET /market/symbols" and "/market/tickers"), after passing where it was
-    // recorded. Its headless replay (tests/unit/replay/segments.test.ts, tests/scenario) is checked;
-    // the browser's remount at a segment boundary is open.
-    test.fixme(name === 'reload-logout-ui', 'browser replay of a multi-load bundle: extra reads at the last record (issue 27 point 7)');
     const text = readFileSync(`fixtures/sessions/${name}.jsonl`, 'utf8');
     const spec = JSON.parse(readFileSync(`fixtures/sessions/${name}.expect.json`, 'utf8')) as { hash: string };
     const records = parseReplayText(text).records;

@@ -33,7 +33,7 @@ export interface BrowserReplay {
   /** Connects `ui.route` records to the router once it exists (replays the latest route now). */
   setNavigate(navigate: (path: string) => void): void;
   /** Delivers every record up to and including `seq`; resolves with the state hash there. */
-  stepTo(seq: number): Promise<{ seq: number; t: number; hash: string; divergences: string[]; violations: string[] }>;
+  stepTo(seq: number): Promise<{ seq: number; t: number; hash: string; divergences: string[]; violations: string[]; notes: string[] }>;
   /** Where the app started (the first `ui.route` of the log, else '/'). */
   initialPath: string;
 }
@@ -81,12 +81,16 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
       onRoute: (path) => navigate?.(path),
       screens: 'mounted',
       startAt: segments[i]?.startAt,
+      reloaded: segments[i]?.reloaded,
     });
   let load = 0;
   let h: ReplayHandle = handleFor(0);
   // What the loads before the running one reported (their ports are gone with their cores).
   const earlier: string[] = [];
+  const earlierNotes: string[] = [];
   const report = (x: ReplayHandle) => [...x.ports.divergences.map((d) => `@${d.seq ?? '-'} ${d.message}`), ...x.screenMisses];
+  // Reads a load's screens made that its recorded page, reloaded first, never made (src/ports/replay.ts ReplayPortsOptions.reloaded).
+  const notesOf = (x: ReplayHandle) => x.ports.cutByReload.map((d) => `@${d.seq ?? '-'} ${d.message}`);
   /** The next page load: the old core stops, a fresh one starts at the load's time and path, and the page remounts the app on it. */
   const nextLoad = async () => {
     const old = h;
@@ -94,6 +98,7 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
     await host.wait(250);
     old.ports.finish();
     earlier.push(...report(old));
+    earlierNotes.push(...notesOf(old));
     load += 1;
     const seg = segments[load];
     if (seg?.path) location.path = seg.path;
@@ -106,6 +111,11 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
   };
   let next = 0;
   const flush = () => host.wait(0);
+  // Reads (`GET path`) the replayed screens did not make within REQUEST_WAIT_MS since the last route:
+  // the screen that made them in the recording is gone here (it stayed mounted longer there, its
+  // successor's chunk still loading), so its later recorded reads of that path do not wait again.
+  // One such screen made ten sparkline reads after the user left it: fifty seconds of waiting.
+  const gaveUp = new Set<string>();
   const firstOfLoad = new Set(segments.slice(1).map((sg) => sg.log.records[0]).filter((r): r is LogRecord => r !== undefined));
   return {
     get core() {
@@ -126,11 +136,18 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         const rec = log.records[next];
         if (!rec || rec.seq > seq) break;
         next += 1;
-        if (firstOfLoad.has(rec)) await nextLoad();
+        if (firstOfLoad.has(rec)) {
+          await nextLoad();
+          gaveUp.clear();
+        }
         // A request the user's screen made (over HTTP, or over the user socket: a `ws.out` request):
         // React renders and runs effects asynchronously, so give the replayed screen real time to
         // make it before anything recorded after it happens.
-        if (rec.kind === 'http.request' || rec.kind === 'ws.out') await waitUntil(host, () => h.ports.isIssued(rec), REQUEST_WAIT_MS);
+        const read = rec.kind === 'http.request' && rec.method === 'GET' ? `GET ${String(rec.path)}` : null;
+        if ((rec.kind === 'http.request' || rec.kind === 'ws.out') && !(read !== null && gaveUp.has(read))) {
+          await waitUntil(host, () => h.ports.isIssued(rec), REQUEST_WAIT_MS);
+          if (read !== null && !h.ports.isIssued(rec)) gaveUp.add(read);
+        }
         // Likewise a screen intent: the screen showing that actor renders after its data arrived
         // (one animation frame after, through useStream), so give it real time to mount.
         const screenName = rec.kind === 'ui.intent' && typeof rec.actor === 'string' && rec.actor.startsWith(SCREEN_ACTOR_PREFIX) ? rec.actor.slice(SCREEN_ACTOR_PREFIX.length) : null;
@@ -140,7 +157,10 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         if (h.deliver(rec)) await flush();
         // NOTE: a route change mounts a lazily loaded screen whose effects subscribe topics and
         // make requests; give it real time to do so (the virtual clock does not move meanwhile).
-        if (rec.kind === 'ui.route') await host.wait(ROUTE_SETTLE_MS);
+        if (rec.kind === 'ui.route') {
+          gaveUp.clear();
+          await host.wait(ROUTE_SETTLE_MS);
+        }
         last = rec;
       }
       await flush();
@@ -156,6 +176,7 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         hash: cp.hash,
         divergences: [...earlier, ...report(h)],
         violations: cp.violations,
+        notes: [...earlierNotes, ...notesOf(h)],
       };
     },
   };

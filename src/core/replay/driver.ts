@@ -141,6 +141,8 @@ export interface HandleHooks {
   core?: Partial<AppCoreOptions>;
   /** Where the virtual clock starts (Unix ms); default the log's `startedAt` (a later page load: its segment's start). */
   startAt?: number;
+  /** The log is a page load the user reloaded after its last record ({@link LoadSegment.reloaded}, src/ports/replay.ts ReplayPortsOptions). */
+  reloaded?: boolean;
 }
 
 /**
@@ -151,10 +153,12 @@ export interface LoadSegment {
   log: ParsedLog;
   startAt: number;
   path: string | null;
+  /** A later load follows: the user reloaded this one after its last record. */
+  reloaded: boolean;
 }
 
 export function segmentsOf(log: ParsedLog): LoadSegment[] {
-  return splitSegments(log.records).map((records, i) => {
+  return splitSegments(log.records).map((records, i, all) => {
     const seg = records[0]?.kind === SEGMENT_KIND ? records[0] : undefined;
     // Where the reloaded page opened: its first route (as the browser replay starts a log), else the segment's path.
     const route = records.find((r) => r.kind === 'ui.route' && typeof r.path === 'string');
@@ -163,13 +167,14 @@ export function segmentsOf(log: ParsedLog): LoadSegment[] {
       log: i === 0 ? { ...log, records } : { ...log, records, meta: [] },
       startAt: log.header.startedAt + (i === 0 ? 0 : (records[0]?.t ?? 0)),
       path: i === 0 ? null : path,
+      reloaded: i < all.length - 1,
     };
   });
 }
 
 /** Builds the core on replay ports for `log` without delivering anything yet. */
 export function createReplayHandle(log: ParsedLog, location: { path: string }, hooks: HandleHooks = {}): ReplayHandle {
-  const ports = createReplayPorts(log.records, hooks.startAt ?? log.header.startedAt);
+  const ports = createReplayPorts(log.records, hooks.startAt ?? log.header.startedAt, { reloaded: hooks.reloaded });
   ports.setCurrentSeq(null);
   const core = createAppCore(ports.ports, { ...hooks.core, location: () => location.path, record: false });
   let delivering = false;
@@ -251,6 +256,8 @@ export function createReplayHandle(log: ParsedLog, location: { path: string }, h
         case 'ui.route':
           if (typeof rec.path === 'string') {
             if (pathname(rec.path) !== pathname(location.path)) core.machines.leave();
+            // What the screen of this route asks is labelled with it (and, in a load the user reloaded, may be cut by the reload).
+            ports.setCurrentSeq(rec.seq);
             location.path = rec.path;
             hooks.onRoute?.(rec.path);
           }
@@ -333,7 +340,7 @@ export async function replayLog(log: ParsedLog, options: ReplayOptions = {}): Pr
   for (const [i, seg] of segments.entries()) {
     if (stopped) break;
     if (seg.path !== null) location.path = seg.path;
-    const h = createReplayHandle(seg.log, location, { core: options.core, startAt: seg.startAt });
+    const h = createReplayHandle(seg.log, location, { core: options.core, startAt: seg.startAt, reloaded: seg.reloaded });
     const { core, ports } = h;
     // Let the start-up requests (a stored token fetches user info) reach the ports before the load's first record.
     await flush();

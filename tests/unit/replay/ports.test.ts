@@ -150,4 +150,53 @@ describe('replay ports', () => {
     expect(c.divergences.map((d) => d.what)).toEqual(['random']);
     expect(c.ports.clock.now()).toBe(5000);
   });
+  it('a page load the user reloaded: a read the screen opened last made, which the recorded page never got to, is held unanswered and noted; reads before that route, writes and a load not reloaded diverge', async () => {
+    // One load of a bundle: the trade screen, then the market list, then the reload. The recorded
+    // page was reloaded before the market list made its reads; the replayed one makes them.
+    const log = recs([
+      { t: 0, kind: 'ui.route', path: '/mFutures/BTCUSDT' },
+      { t: 1, kind: 'http.request', id: 1, method: 'GET', path: '/market/symbols' },
+      { t: 2, kind: 'http.response', id: 1, envelope: { code: 200, msg: 'ok', data: [] } },
+      { t: 3, kind: 'ui.route', path: '/market' },
+      { t: 4, kind: 'timer', ms: 1000 },
+    ]);
+    const run = (reloaded: boolean) => {
+      const c = createReplayPorts(log, 0, { reloaded });
+      const settled: string[] = [];
+      const ask = (method: 'GET' | 'POST', path: string) => void c.ports.http.request({ method, path }).then((o) => settled.push(`${method} ${path} ${o.kind}`));
+      // The trade screen reads its tickers (never recorded) before the user leaves it.
+      c.setCurrentSeq(2);
+      ask('GET', '/market/tickers');
+      // The market list mounts after its route (the driver labels what follows with the route's seq).
+      c.setCurrentSeq(4);
+      ask('GET', '/market/symbols');
+      ask('GET', '/market/klines');
+      c.deliver(log[4] as LogRecord);
+      ask('GET', '/market/tickers');
+      ask('POST', '/market/favorite');
+      return { c, settled };
+    };
+    const reloaded = run(true);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(reloaded.c.divergences.map((d) => `@${d.seq} ${d.message}`)).toEqual([
+      '@2 no recorded request left for GET /market/tickers',
+      '@5 no recorded request left for POST /market/favorite',
+    ]);
+    // A read the load recorded takes its record as always (answered at it); the two it never made are cut.
+    expect(reloaded.c.cutByReload.map((d) => `@${d.seq} ${d.message}`)).toEqual([
+      '@4 GET /market/klines was made on the screen opened at seq 4, which the recorded page left by a reload before making it: held unanswered',
+      '@5 GET /market/tickers was made on the screen opened at seq 4, which the recorded page left by a reload before making it: held unanswered',
+    ]);
+    // Held: never answered (the reloaded page's never was); the divergent ones got the replay's network error.
+    expect(reloaded.settled.sort()).toEqual(['GET /market/tickers networkError', 'POST /market/favorite networkError']);
+    const whole = run(false);
+    expect(whole.c.cutByReload).toEqual([]);
+    expect(whole.c.divergences.map((d) => `@${d.seq} ${d.message}`)).toEqual([
+      '@2 no recorded request left for GET /market/tickers',
+      '@4 no recorded request left for GET /market/klines',
+      '@5 no recorded request left for GET /market/tickers',
+      '@5 no recorded request left for POST /market/favorite',
+    ]);
+  });
 });
