@@ -30,6 +30,7 @@ describe('market list rows (issue 30)', () => {
           onOpen: () => undefined,
           points: store.history.get(s),
           tradeLabel: 'Trade',
+          starLabel: `Add ${s} to favourites`,
         });
         for (const f of frames) {
           const before = SYMBOLS.map(rowOf);

@@ -1,18 +1,18 @@
 import type { MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 
 export interface FavoriteStarProps {
   symbol: string;
   active: boolean;
   onToggle: (symbol: string) => void;
+  /** Its accessible name ('Add BTCUSDT to favourites'): the list translates it (issue 30: one translation hook per list, not per row). */
+  label: string;
 }
 
 /**
  * The favourites star of a market row. It stops the click from reaching the row (which
  * would navigate to the trade screen) and exposes its state as `aria-pressed`.
  */
-export function FavoriteStar({ symbol, active, onToggle }: FavoriteStarProps) {
-  const { t } = useTranslation('market');
+export function FavoriteStar({ symbol, active, onToggle, label }: FavoriteStarProps) {
   const onClick = (e: MouseEvent) => {
     e.stopPropagation();
     onToggle(symbol);
@@ -22,7 +22,7 @@ export function FavoriteStar({ symbol, active, onToggle }: FavoriteStarProps) {
       type="button"
       className={`mk-star${active ? ' mk-star--on' : ''}`}
       aria-pressed={active}
-      aria-label={t(active ? 'fav.remove' : 'fav.add', { pair: symbol })}
+      aria-label={label}
       onClick={onClick}
     >
       <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">

@@ -85,6 +85,7 @@ export function MarketTable({ rows, kind, favorites, onToggleFavorite, sort, onS
             onOpen={onOpen}
             points={history?.(info.symbol)}
             tradeLabel={t('trade')}
+            starLabel={t(favorites.has(info.symbol) ? 'fav.remove' : 'fav.add', { pair: info.symbol })}
           />
         ))}
       </tbody>
@@ -102,6 +103,8 @@ interface MarketRowViewProps {
   /** The trend column's points (undefined: no trend column). */
   points: readonly number[] | undefined;
   tradeLabel: string;
+  /** The favourites star's name (translated here once per list render, not by a hook in every row). */
+  starLabel: string;
 }
 
 /**
@@ -111,10 +114,10 @@ interface MarketRowViewProps {
  * the screen's (they act on a symbol or path given to them, never on what the row showed).
  */
 export function sameMarketRow(a: MarketRowViewProps, b: MarketRowViewProps): boolean {
-  return a.info === b.info && a.ticker === b.ticker && a.kind === b.kind && a.favorite === b.favorite && a.points === b.points && a.tradeLabel === b.tradeLabel;
+  return a.info === b.info && a.ticker === b.ticker && a.kind === b.kind && a.favorite === b.favorite && a.points === b.points && a.tradeLabel === b.tradeLabel && a.starLabel === b.starLabel;
 }
 
-const MarketRowView = memo(function MarketRowView({ info, ticker, kind, favorite, onToggleFavorite, onOpen, points, tradeLabel }: MarketRowViewProps) {
+const MarketRowView = memo(function MarketRowView({ info, ticker, kind, favorite, onToggleFavorite, onOpen, points, tradeLabel, starLabel }: MarketRowViewProps) {
   const path = tradePath(kind, info.symbol);
   const trend = trendOf(ticker?.changePct);
   return (
@@ -129,7 +132,7 @@ const MarketRowView = memo(function MarketRowView({ info, ticker, kind, favorite
     >
       <td className="mk-col-pair">
         <div className="mk-pair">
-          <FavoriteStar symbol={info.symbol} active={favorite} onToggle={onToggleFavorite} />
+          <FavoriteStar symbol={info.symbol} active={favorite} onToggle={onToggleFavorite} label={starLabel} />
           <span className="mk-pair__text">
             <span className="mk-pair__sym">
               {info.base}

@@ -32,6 +32,8 @@ export interface MarketViewProps {
   lookup: (symbol: string) => Ticker | undefined;
   /** Recent last prices per symbol (sparklines). */
   history: (symbol: string) => readonly number[];
+  /** The list's trend column (default true; MarketScreen leaves it out on phones, where CSS hides it anyway). */
+  trendColumn?: boolean;
   connected: boolean;
   everConnected: boolean;
   loadError: boolean;
@@ -77,7 +79,7 @@ const BOARD_ROWS = 5;
  * real reducers; MarketScreen connects it to the app core.
  */
 export function MarketView(props: MarketViewProps) {
-  const { symbols, lookup, history, connected, everConnected, loadError, favorites, onToggleFavorite, onOpen, listState } = props;
+  const { symbols, lookup, history, connected, everConnected, loadError, favorites, onToggleFavorite, onOpen, listState, trendColumn = true } = props;
   const { t } = useTranslation('market');
   const [ownList, setOwnList] = useState<MarketListState>(DEFAULT_LIST_STATE);
   const picked = listState?.value ?? ownList;
@@ -160,7 +162,7 @@ export function MarketView(props: MarketViewProps) {
           sort={sort}
           onSort={onSort}
           onOpen={onOpen}
-          history={history}
+          history={trendColumn ? history : undefined}
           emptyText={emptyText}
         />
       </section>
