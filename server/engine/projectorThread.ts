@@ -61,6 +61,8 @@ export class ProjectorThread extends Projector {
       const p = this.inFlight.get(m.id);
       if (!p) return;
       this.inFlight.delete(m.id);
+      // Idle, the thread does not keep the process alive; a batch in flight does (a stop waits for it).
+      if (this.inFlight.size === 0) w.unref();
       if (m.result) p.resolve(m.result);
       else {
         const err = m.error?.name === 'ProjectionGapError' ? new ProjectionGapError(m.error.message) : new Error(`projector thread: ${m.error?.message ?? 'unknown error'}`);
@@ -91,6 +93,7 @@ export class ProjectorThread extends Projector {
     }
     const id = this.nextId++;
     this.threadBatches += 1;
+    w.ref();
     return new Promise<BatchResult>((resolve, reject) => {
       this.inFlight.set(id, { resolve, reject });
       w.postMessage({ id, outcomes: batch.map(slim) });
