@@ -26,11 +26,19 @@ export type Role = 'all' | 'engine' | 'gateway';
 export const ENGINE_LOCK = 'engine';
 /** The engine's lease on the lock; renewed every third of it. */
 export const ENGINE_LEASE_MS = 10_000;
+/** How often a standby engine (ENGINE_STANDBY=1) tries the lock. */
+export const STANDBY_POLL_MS = 250;
 
 export interface RoleConfig {
   role: Role;
   /** BROKER_URL (redis://...), or null: the in-memory broker of one process. */
   brokerUrl: string | null;
+  /**
+   * ENGINE_STANDBY=1 (ROLE=engine with a broker): while another engine holds the lock, wait for it
+   * (its modules loaded, its database open) instead of exiting, and take over as soon as the lock is
+   * free (the holder stopped, or died and its lease expired). docs/SCALING.md "Failover".
+   */
+  standby?: boolean;
 }
 
 export function loadRoleConfig(env: NodeJS.ProcessEnv = process.env): RoleConfig {
@@ -39,7 +47,9 @@ export function loadRoleConfig(env: NodeJS.ProcessEnv = process.env): RoleConfig
   const brokerUrl = env.BROKER_URL?.trim() || null;
   if (brokerUrl !== null && !/^rediss?:\/\//.test(brokerUrl)) throw new Error(`Invalid BROKER_URL: ${brokerUrl} (redis://host:port)`);
   if (role === 'gateway' && brokerUrl === null) throw new Error('ROLE=gateway needs BROKER_URL (redis://...): a gateway reaches the engine through the broker');
-  return { role, brokerUrl };
+  const standby = /^(1|true|yes|on)$/i.test(env.ENGINE_STANDBY?.trim() ?? '');
+  if (standby && (role !== 'engine' || brokerUrl === null)) throw new Error('ENGINE_STANDBY=1 needs ROLE=engine and BROKER_URL (a standby waits for the engine lock of a shared broker)');
+  return { role, brokerUrl, ...(standby ? { standby } : {}) };
 }
 
 /** Thrown when another engine holds the lock. */
@@ -100,7 +110,15 @@ export async function setupRole(
   }
   // all / engine: this process owns the market and matching.
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  if (!(await broker.acquire(ENGINE_LOCK, owner, ENGINE_LEASE_MS))) {
+  if (rc.standby) {
+    let said = false;
+    while (!(await broker.acquire(ENGINE_LOCK, owner, ENGINE_LEASE_MS))) {
+      if (!said) deps.log(`engine standby: waiting for the broker lock "${ENGINE_LOCK}" (held by ${(await broker.holder(ENGINE_LOCK)) ?? 'unknown'})`);
+      said = true;
+      await new Promise((r) => setTimeout(r, STANDBY_POLL_MS));
+    }
+    if (said) deps.log('engine standby: took the broker lock; starting the engine');
+  } else if (!(await broker.acquire(ENGINE_LOCK, owner, ENGINE_LEASE_MS))) {
     const holder = await broker.holder(ENGINE_LOCK);
     await broker.close();
     throw new EngineLockHeld(holder);
