@@ -272,8 +272,8 @@ async function measure(db: Db, dialect: DialectName, dataDir: string): Promise<R
   source.setPrice('BTCUSDT', 60_000);
   // The user socket as the platform registers it (server/platform.ts): order frames are pushed, socket orders answered.
   const bus = createUserEventBus();
-  // ENGINE_ACK=durable (memory engine): answer once the journal is durable, the tables written behind.
-  const ack = process.env.ENGINE_ACK === 'durable' ? 'durable' : 'projected';
+  // Memory engine: answer once the journal is durable, the tables written behind (the default); ENGINE_ACK=projected also waits for the projector.
+  const ack = process.env.ENGINE_ACK === 'projected' ? 'projected' : 'durable';
   const trading = createTrading({ db, clock, source, bus, periodicMs: 0, ...(ENGINE_MODE === 'memory' ? { engine: new MemoryTradingEngine({ db, clock, source, bus, ack }) } : {}) });
   const userSocket: FastifyPluginAsync = async (app) => {
     await app.register(userSocketPlugin, { bus, clock, revocations: app.deps.revocations, authenticate: socketAuthenticator(db, clock) });

@@ -49,11 +49,13 @@ import type { EngineRules, EngineState, MarketQuote } from './state.ts';
  * transfer, a voucher or admin credit, a convert) becomes a `post` command through
  * server/ledger/post.ts's ledger authority, so no balance the engine holds changes behind its back.
  *
- * Answers: `ack: 'projected'` (the default) answers once the projector has written the command too,
- * so the read routes (balances, orders, history: still SQL reads of the tables) show what the answer
- * said; `ack: 'durable'` answers as soon as the journal record is durable (the issue's design; the
- * reads then lag by the projector's batch, milliseconds). Frames to the user socket are published
- * from the outcome just before the answer.
+ * Answers: `ack: 'durable'` (the default, the issue's design) answers as soon as the journal record
+ * is durable; the tables lag by the projector's batch, so balances (available and frozen) are read
+ * from the state and every authenticated GET waits until the tables hold the caller's last answered
+ * command (the read barrier, server/db/readBarrier.ts). `ack: 'projected'` also waits for the
+ * projector to have written the command. Frames to the user socket are published from the outcome
+ * just before the answer. On a SQLite file the projector writes from its own thread
+ * (server/engine/projectorThread.ts).
  *
  * Not wired here yet: copy trading's commands (follow / unfollow / copy close / copy check run on
  * the SQL code: `run` / `transact` refuse), the fill listeners (notifications of fills), the
@@ -109,7 +111,7 @@ export class MemoryTradingEngine extends TradingEngine {
 
   constructor(opts: MemoryEngineOptions) {
     super(opts);
-    this.ack = opts.ack ?? 'projected';
+    this.ack = opts.ack ?? 'durable';
     this.snapshotEvery = opts.snapshotEvery ?? 50_000;
     this.journalIo = opts.journalIo;
     this.bus2 = opts.bus;
@@ -265,20 +267,18 @@ export class MemoryTradingEngine extends TradingEngine {
     return p;
   }
 
-  /** Notes the seq of an accepted command for every user whose rows it wrote (the caller, a posting's accounts, the orders and positions it changed). */
+  /** Notes the seq of an accepted command for every user whose rows it wrote (the caller, a posting's accounts, the orders and positions it changed): seqs only grow, since outcomes come in seq order. */
   private touched(cmd: Command, o: Accepted): void {
     const seq = o.seq;
-    const mark = (userId: number): void => {
-      if ((this.lastSeqOf.get(userId) ?? 0) < seq) this.lastSeqOf.set(userId, seq);
-    };
-    if ('userId' in cmd) mark(cmd.userId);
+    const last = this.lastSeqOf;
+    if ('userId' in cmd) last.set(cmd.userId, seq);
     for (const p of o.postings) {
-      mark(p.from.userId);
-      mark(p.to.userId);
+      last.set(p.from.userId, seq);
+      last.set(p.to.userId, seq);
     }
-    for (const l of o.legs ?? []) mark(l.userId);
-    for (const r of o.orders) mark(r.user_id);
-    for (const r of o.positions) mark(r.user_id);
+    if (o.legs) for (const l of o.legs) last.set(l.userId, seq);
+    for (const r of o.orders) last.set(r.user_id, seq);
+    for (const r of o.positions) last.set(r.user_id, seq);
   }
 
   /**
@@ -594,22 +594,18 @@ export class MemoryTradingEngine extends TradingEngine {
       if (bus.listenerCount(p.user_id) === 0) continue;
       bus.publish(p.user_id, { type: 'position', data: { ...(await this.positionView(p)), closed: p.status !== 'open' } });
     }
+    // (No closure here: the server runs under tsx, whose keepNames wraps each one created: 6 % of the engine's thread.)
     const wallets = new Map<string, [number, Wallet]>();
-    const touch = (userId: number, wallet: Wallet): void => {
-      if (userId !== SYSTEM_ACCOUNT_ID && userId !== ESCROW_ACCOUNT_ID) wallets.set(`${userId}|${wallet}`, [userId, wallet]);
-    };
     for (const p of o.postings) {
       if (p.coin !== 'USDT') continue;
-      touch(p.from.userId, p.from.wallet);
-      touch(p.to.userId, p.to.wallet);
+      touchWallet(wallets, bus, p.from.userId, p.from.wallet);
+      touchWallet(wallets, bus, p.to.userId, p.to.wallet);
     }
     if (!o.legs) {
       // The margins frozen by orders and positions change without a posting of the user's (a pending order's edit).
-      for (const r of o.orders) touch(r.user_id, r.contract);
+      for (const r of o.orders) touchWallet(wallets, bus, r.user_id, r.contract);
     }
-    for (const [userId, wallet] of wallets.values()) {
-      if (bus.listenerCount(userId) > 0) bus.publish(userId, { type: 'balance', data: await balanceOf(this.db, userId, wallet, 'USDT') });
-    }
+    for (const [userId, wallet] of wallets.values()) bus.publish(userId, { type: 'balance', data: await balanceOf(this.db, userId, wallet, 'USDT') });
   }
 
   // ------------------------------------------------------------ snapshots
@@ -644,6 +640,12 @@ function snapshotTime(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** A user's wallet whose balance frame is due (users with a socket open; never the system or escrow accounts). */
+function touchWallet(wallets: Map<string, [number, Wallet]>, bus: NonNullable<TradingEngineOptions['bus']>, userId: number, wallet: Wallet): void {
+  if (userId === SYSTEM_ACCOUNT_ID || userId === ESCROW_ACCOUNT_ID || bus.listenerCount(userId) === 0) return;
+  wallets.set(`${userId}|${wallet}`, [userId, wallet]);
 }
 
 function sameBook(a: MarketQuote['book'], b: MarketQuote['book']): boolean {
