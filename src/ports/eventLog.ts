@@ -1,4 +1,4 @@
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import type * as Fflate from 'fflate';
 /**
  * The append-only event log (docs/ARCHITECTURE.md "Event log"). Every record is
  * `{ seq, t, kind, ...payload }`:
@@ -75,22 +75,50 @@ export interface EventLogOptions {
 export const DEFAULT_LOG_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
-/** A sealed run of consecutive records: their JSON lines ('\n'-terminated), deflated. */
+/**
+ * A sealed run of consecutive records: their JSON lines ('\n'-terminated), deflated (or, sealed
+ * before the deflate code was loaded, still as text until the next append: {@link loadLogPacker}).
+ * Its stored size is `data.length` either way (bytes, or UTF-16 units like the open lines).
+ */
 interface SealedChunk {
   firstSeq: number;
   count: number;
   rawBytes: number;
-  data: Uint8Array;
+  data: Uint8Array | string;
+}
+
+/**
+ * The deflate code (fflate), loaded apart from the recorder (issue 30): the page's first paint
+ * records from the first event but needs no deflate, so the browser build loads it after the first
+ * paint (logStore.ts, which the page loads then, waits for it). Until it is here a sealed chunk
+ * keeps its lines as text (counted by their length, like open lines) and is deflated by the first
+ * append after it arrived. Node, the tests and the dev server load it before any log exists.
+ */
+let fflate: typeof Fflate | null = null;
+let fflateLoading: Promise<void> | null = null;
+export function loadLogPacker(): Promise<void> {
+  fflateLoading ??= import('fflate').then((m) => {
+    fflate = m;
+  });
+  return fflateLoading;
+}
+if (!import.meta.env?.PROD) await loadLogPacker();
+
+function packer(): typeof Fflate {
+  if (!fflate) throw new Error('the log packer is not loaded yet (await loadLogPacker())');
+  return fflate;
 }
 
 /** Deflates the lines of a chunk (fflate: pure JS, synchronous, the same bytes in the browser and Node). */
 export function packLines(text: string): Uint8Array {
-  return deflateSync(strToU8(text), { level: 6 });
+  const f = packer();
+  return f.deflateSync(f.strToU8(text), { level: 6 });
 }
 
 /** The exact text {@link packLines} was given. */
 export function unpackLines(data: Uint8Array): string {
-  return strFromU8(inflateSync(data));
+  const f = packer();
+  return f.strFromU8(f.inflateSync(data));
 }
 
 /**
@@ -160,11 +188,24 @@ export function createEventLog(options: EventLogOptions): EventLog {
       text += e.line + '\n';
       count += 1;
     }
-    const data = packLines(text);
+    const data = fflate ? packLines(text) : text;
+    if (typeof data === 'string') unpacked += 1;
     sealed.push({ firstSeq: first.rec.seq, count, rawBytes: openBytes, data });
     sealedBytes += data.length;
     open.clear();
     openBytes = 0;
+  };
+
+  // chunks sealed as text before the deflate code was here
+  let unpacked = 0;
+  const packSealed = () => {
+    for (const c of sealed) {
+      if (typeof c.data !== 'string') continue;
+      const data = packLines(c.data);
+      sealedBytes += data.length - c.data.length;
+      c.data = data;
+    }
+    unpacked = 0;
   };
 
   const dropOldest = () => {
@@ -180,7 +221,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
 
   const sealedText = (): string => {
     let out = '';
-    for (const c of sealed) out += unpackLines(c.data);
+    for (const c of sealed) out += typeof c.data === 'string' ? c.data : unpackLines(c.data);
     return out;
   };
 
@@ -199,6 +240,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
       const line = JSON.stringify(ordered);
       open.push({ rec: ordered, line });
       openBytes += line.length + 1;
+      if (unpacked > 0 && fflate) packSealed();
       if (openBytes >= chunkBytes) seal();
       dropOldest();
       for (const fn of listeners) fn(ordered);

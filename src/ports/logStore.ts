@@ -1,6 +1,9 @@
 import type { EventLog, LogRecord } from './eventLog.ts';
-import { DEFAULT_CHUNK_BYTES, DEFAULT_LOG_BYTES, packLines, unpackLines } from './eventLog.ts';
+import { DEFAULT_CHUNK_BYTES, DEFAULT_LOG_BYTES, loadLogPacker, packLines, unpackLines } from './eventLog.ts';
 import type { LoadRecords } from './logSegments.ts';
+
+// The page loads this module after its first paint; the deflate code comes with it (eventLog.ts).
+await loadLogPacker();
 
 /**
  * The recording kept across reloads and tabs of one origin (issue 27, point 7; docs/REPLAY.md
