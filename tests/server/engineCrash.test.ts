@@ -7,7 +7,7 @@ import type { Proc } from '../../server/cli/cluster.ts';
 import { dbFile, dialectOf, openDb, openPostgres } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { scanJournalFile } from '../../server/engine/journalFile.ts';
-import { checkProjection } from '../../server/engine/projector.ts';
+import { checkProjection, PROJECTION_NAME } from '../../server/engine/projector.ts';
 import type { Order } from '../../src/protocol/trading.ts';
 import { expectLedgerBalanced, http, signUp } from './clusterHarness.ts';
 import type { Client } from './clusterHarness.ts';
@@ -18,8 +18,11 @@ import { createPgDatabase, dropPgDatabase, TEST_DIALECT } from './testDb.ts';
  * on PostgreSQL in the `postgres` project) under a mixed load over HTTP (several accounts, two lanes
  * each, placing limit and market orders with clientOrderIds and cancelling them) is killed with
  * SIGKILL ten times at random moments (drawn from a seeded generator; the lanes' interleaving is the
- * machine's) and restarted on the same DATA_DIR and database. Every acknowledged (HTTP envelope 200) command is recorded. After each restart (the
- * server starts only if its projection check passes: tables = the engine's state at its seq):
+ * machine's) and restarted on the same DATA_DIR and database. Every acknowledged (HTTP envelope
+ * 200) command is recorded. After each restart (the server starts only if its projection check
+ * passes: tables = the engine's state at its seq), once the projection's mark reached the journal's
+ * durable seq (read from the metrics endpoint: with ack 'durable' an answer may come before its
+ * rows are written):
  * - 0 lost: every acknowledged placement is in trade_orders with the acknowledged id, an
  *   acknowledged cancel left its order canceled, an order acknowledged filled is still filled;
  * - 0 applied twice: no (user, clientOrderId) has two rows, no row carries a clientOrderId that was
@@ -34,7 +37,7 @@ const KILLS = 10;
 const ACCOUNTS = 3;
 const LANES = 2;
 
-/** mulberry32: the kill moments and the load are reproducible from the seed printed on failure. */
+/** mulberry32: the kill moments (and the load's choices, interleaved as the machine runs the lanes) come from the seed printed. */
 function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -76,6 +79,14 @@ afterAll(async () => {
   if (databaseUrl) await dropPgDatabase(databaseUrl);
 });
 
+/** The journal's durable seq, from the server's metrics endpoint (server/http/metrics.ts). */
+async function durableSeq(metricsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const m = /^rf_journal_durable_seq\{[^}]*\} (\d+)$/m.exec(text);
+  if (!m) throw new Error(`no rf_journal_durable_seq in the metrics:\n${text.slice(0, 500)}`);
+  return Number(m[1]);
+}
+
 function openCheckDb(): Db {
   return databaseUrl ? openPostgres({ url: databaseUrl, max: 2 }) : openDb({ filename: dbFile(dataDir) });
 }
@@ -88,9 +99,10 @@ describe('ENGINE=memory killed with SIGKILL under load', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rf-engine-crash-'));
     if (TEST_DIALECT === 'postgres') databaseUrl = await createPgDatabase();
     const port = await freePort();
+    const metricsPort = await freePort();
     const env: NodeJS.ProcessEnv = {
       DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', ENGINE: 'memory', SERVE_STATIC: '0', LOG_LEVEL: 'warn', FRESH_DB: '0',
-      RATE_LIMIT_SCALE: '100', MARKET_STEERING: '1', TEST_PASSWORD_HASH_LOG_N: '10', MAIL_CODE_SECRET: 'c'.repeat(64), ROLE: 'all', BROKER_URL: '', METRICS_PORT: '',
+      RATE_LIMIT_SCALE: '100', MARKET_STEERING: '1', TEST_PASSWORD_HASH_LOG_N: '10', MAIL_CODE_SECRET: 'c'.repeat(64), ROLE: 'all', BROKER_URL: '', METRICS_PORT: String(metricsPort),
     };
     const start = async (): Promise<Proc> => {
       const p = await startServerProcess('engine-crash', port, env, { waitMs: 120_000 });
@@ -203,6 +215,15 @@ describe('ENGINE=memory killed with SIGKILL under load', () => {
 
       const db = openCheckDb();
       try {
+        // The answers may come before the projector wrote them (ack 'durable'): wait until the tables
+        // hold every command durable now (the metrics endpoint's durable seq; the projection's mark).
+        const durable = await durableSeq(metricsPort);
+        for (let i = 0; ; i++) {
+          const mark = await db.selectFrom('engine_projection').select('seq').where('name', '=', PROJECTION_NAME).executeTakeFirst();
+          if (Number(mark?.seq ?? 0) >= durable) break;
+          if (i > 600) throw new Error(`the projection stayed at ${mark?.seq} behind the durable seq ${durable} ${where}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
         // The tables (the server started only once its projection check passed, and answers only once projected).
         const rows = await db.selectFrom('trade_orders').select(['id', 'user_id', 'client_order_id', 'status']).where('user_id', 'in', accounts.map((a) => a.userId)).execute();
         const byCid = new Map<string, typeof rows>();
