@@ -108,6 +108,8 @@ function directionOf(levels: readonly unknown[]): 1 | -1 | 0 {
 
 /** Records into `ops` what turns `a` into `b` (see the module comment). */
 class Differ {
+  /** Per book-side path, the last level list found strictly sorted (and which way): the next record's `a`. */
+  private readonly sorted = new Map<PathNode, { list: readonly unknown[]; dir: 1 | -1 }>();
   constructor(
     private readonly paths: Paths,
     private readonly pool: Pool,
@@ -122,10 +124,14 @@ class Differ {
     const keys = Object.keys(b);
     let shared = 0;
     for (const k of keys) {
-      if (hasOwn(a, k)) {
+      const y = b[k];
+      const x = a[k];
+      // Most members are the same value as before (the state's sections are shared): no own-key lookup.
+      if (x === y && y !== undefined) shared++;
+      else if (hasOwn(a, k)) {
         shared++;
-        this.diff(a[k], b[k], ops, node, k, depth - 1);
-      } else ops.push(this.paths.child(node, k).id, SET, b[k]);
+        this.diff(x, y, ops, node, k, depth - 1);
+      } else ops.push(this.paths.child(node, k).id, SET, y);
     }
     // Every key of `a` is in `b` when they share as many as `a` has.
     const old = Object.keys(a);
@@ -148,8 +154,12 @@ class Differ {
     // An order book side: its levels are copied out afresh, so they are compared by price.
     if (isLevel(b[0]) && isLevel(a[0])) {
       // Both lists strictly sorted the same way, no NaN quantity (the pool's mark of a removed level).
+      // `a` is, nearly always, the list this path held at the record before: checked then already.
+      const node = this.paths.child(parent, key);
       const dir = directionOf(b);
-      if (dir === 0 || !sortedAs(a, dir)) return false;
+      const checked = this.sorted.get(node);
+      if (dir === 0 || !((checked?.list === a && checked.dir === dir) || sortedAs(a, dir))) return false;
+      this.sorted.set(node, { list: b, dir });
       const start = this.pool.length;
       let i = 0;
       let j = 0;
@@ -169,7 +179,7 @@ class Differ {
         }
       }
       const count = (this.pool.length - start) / 2;
-      if (count > 0) ops.push(this.paths.child(parent, key).id, LEVELS, [start, count, dir]);
+      if (count > 0) ops.push(node.id, LEVELS, [start, count, dir]);
       return true;
     }
     let p = 0;
