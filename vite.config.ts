@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { i18nSplit } from './scripts/i18nSplit.ts';
+import { DEFAULT_LANG } from './src/ui/i18n/languages.ts';
 import { precompress } from './scripts/precompress.ts';
 import pkg from './package.json' with { type: 'json' };
 import { EnvironmentGroupedSequencer } from './tests/vitestSequencer.ts';
@@ -43,9 +44,9 @@ const POSTGRES_TESTS = [
 ];
 
 export default defineConfig({
-  // Issue 30: i18nSplit gives one chunk per language; precompress writes .br and .gz beside each
+  // Issue 30: i18nSplit gives one chunk per language (the default one preloaded from index.html); precompress writes .br and .gz beside each
   // built file, served as they are (server/http/staticSite.ts).
-  plugins: [react(), i18nSplit(), precompress(), packageJsonVersionOnly],
+  plugins: [react(), i18nSplit({ preload: DEFAULT_LANG }), precompress(), packageJsonVersionOnly],
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
   server: {
     host: '127.0.0.1',

@@ -19,7 +19,12 @@ const LANGS = ['en', 'zh', 'hk', 'jp', 'ko'];
 
 type Features = Record<string, Record<string, Record<string, string>>>;
 
-export function i18nSplit(): Plugin {
+/**
+ * `preload`: the language a first visit gets (the app's DEFAULT_LANG): its chunk is named in
+ * index.html as `<link rel="modulepreload">`, so a new visitor downloads the texts beside the entry's
+ * chunks instead of after they ran (issue 30). Another language costs one more round trip, as before.
+ */
+export function i18nSplit(options: { preload?: string } = {}): Plugin {
   let root = process.cwd();
   let build = false;
   let features: Promise<Features> | null = null;
@@ -42,6 +47,16 @@ export function i18nSplit(): Plugin {
     resolveId(id) {
       if (id.startsWith(PREFIX) && LANGS.includes(id.slice(PREFIX.length))) return RESOLVED + id.slice(PREFIX.length);
       return null;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const lang = options.preload;
+        if (!lang || !ctx.bundle) return undefined;
+        const chunk = Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId === RESOLVED + lang);
+        if (!chunk) return undefined;
+        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' }];
+      },
     },
     async load(id) {
       if (!id.startsWith(RESOLVED)) return null;

@@ -26,6 +26,23 @@ describe('i18n split (scripts/i18nSplit.ts)', () => {
     }
   });
 
+  it("index.html preloads the chunk of the language it is given (the default), and nothing in dev or without it", () => {
+    const bundle = {
+      'assets/index-a.js': { type: 'chunk', fileName: 'assets/index-a.js', facadeModuleId: '/src/main.tsx' },
+      'assets/_rf-i18n_en-b.js': { type: 'chunk', fileName: 'assets/_rf-i18n_en-b.js', facadeModuleId: '\0rf-i18n:en' },
+      'assets/_rf-i18n_hk-c.js': { type: 'chunk', fileName: 'assets/_rf-i18n_hk-c.js', facadeModuleId: '\0rf-i18n:hk' },
+    };
+    const hook = (p: ReturnType<typeof i18nSplit>) => (p.transformIndexHtml as { handler: Hook }).handler;
+    expect(call(hook(i18nSplit({ preload: 'hk' })), {}, '<html></html>', { bundle })).toEqual([
+      { tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: '/assets/_rf-i18n_hk-c.js' }, injectTo: 'head' },
+    ]);
+    expect(call(hook(i18nSplit({ preload: 'en' })), {}, '<html></html>', { bundle })).toEqual([
+      { tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: '/assets/_rf-i18n_en-b.js' }, injectTo: 'head' },
+    ]);
+    expect(call(hook(i18nSplit()), {}, '<html></html>', { bundle })).toBeUndefined();
+    expect(call(hook(i18nSplit({ preload: 'hk' })), {}, '<html></html>', {})).toBeUndefined();
+  });
+
   it('only the five languages resolve', () => {
     const plugin = i18nSplit();
     expect(call(plugin.resolveId, {}, 'virtual:rf-i18n/fr')).toBeNull();
