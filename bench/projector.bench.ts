@@ -5,7 +5,9 @@
  * accounts) is applied in memory first (not timed); then its outcomes are projected in batches of
  * BATCH commands, one transaction each with the mark, and timed. Figures: `projector commands/s`,
  * `projector ms per batch`, `projector rows per command` (every row written: orders, positions,
- * fills, ledger rows, balances …).
+ * fills, ledger rows, balances …). Then the same outcomes through the projector thread's writer
+ * (prepared statements, server/engine/projectorSqlite.ts) into a second file set up the same way,
+ * timed on this thread: `projector prepared statements commands/s`, `… ms per batch`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -17,6 +19,10 @@ import { migrateToLatest } from '../server/db/migrations.ts';
 import { apply } from '../server/engine/apply.ts';
 import type { Command, Outcome } from '../server/engine/apply.ts';
 import { projectBatch, rowsOf } from '../server/engine/projector.ts';
+import { SqliteProjectionWriter } from '../server/engine/projectorSqlite.ts';
+import { sqliteFileOf } from '../server/engine/projectorThread.ts';
+import type { Db } from '../server/db/connection.ts';
+import SqliteDatabase from 'better-sqlite3';
 import { emptyState } from '../server/engine/state.ts';
 import { INSTRUMENTS } from '../server/market/instruments.ts';
 import { createPrng } from '../server/market/prng.ts';
@@ -32,6 +38,14 @@ const base: PlaceOrderParsed = {
   clientOrderId: '', symbol: 'BTCUSDT', contract: 'perp', kind: 'marketOpen', side: 'buy', qty: 0.001, leverage: 20, price: null, tp: null, sl: null,
   reduceOnly: false, postOnly: false, timeInForce: 'GTC', triggerPrice: null, triggerBy: 'last',
 };
+
+/** The accounts and seed balances of `from` copied into `to` (the prepared writer's file starts where projectBatch's did). */
+async function copySetup(from: Db, to: Db): Promise<void> {
+  const users = await from.selectFrom('users').selectAll().where('id', '>=', FIRST_USER).execute();
+  for (let i = 0; i < users.length; i += 200) await to.insertInto('users').values(users.slice(i, i + 200)).execute();
+  const balances = await from.selectFrom('balances').selectAll().where('user_id', '>=', FIRST_USER).execute();
+  for (let i = 0; i < balances.length; i += 200) await to.insertInto('balances').values(balances.slice(i, i + 200)).execute();
+}
 
 export async function run(): Promise<Record<string, number | string>> {
   const btc = INSTRUMENTS.find((i) => i.info.symbol === 'BTCUSDT')?.info;
@@ -84,6 +98,10 @@ export async function run(): Promise<Record<string, number | string>> {
         .execute();
       await db.insertInto('balances').values(ids.map((id) => ({ user_id: id, wallet: 'perp' as const, asset: 'USDT', amount: seedAmount.toString(), updated_at: T0 }))).execute();
     }
+    // The prepared writer's file starts where projectBatch's does (setup, not timed).
+    const db2 = openDb({ filename: dbFile(join(dir, 'prepared')) });
+    await migrateToLatest(db2);
+    await copySetup(db, db2);
     let rows = 0;
     for (let i = 0; i < outcomes.length; i += BATCH) {
       const b = rowsOf(outcomes.slice(i, i + BATCH));
@@ -96,7 +114,32 @@ export async function run(): Promise<Record<string, number | string>> {
       batches += 1;
     }
     const ms = performance.now() - started;
+    // The same outcomes through the projector thread's writer (prepared statements, server/engine/projectorSqlite.ts) into a second file, on this thread (the worker adds only the copy of the batch).
+    let preparedMs = 0;
+    try {
+      const file = await sqliteFileOf(db2);
+      if (!file) throw new Error('no file');
+      const conn = new SqliteDatabase(file);
+      try {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('synchronous = NORMAL');
+        conn.pragma('foreign_keys = ON');
+        const writer = new SqliteProjectionWriter(conn);
+        const t0 = performance.now();
+        for (let i = 0; i < outcomes.length; i += BATCH) writer.write(outcomes.slice(i, i + BATCH));
+        preparedMs = performance.now() - t0;
+      } finally {
+        conn.close();
+      }
+      const count = (d: Db) => d.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const [a, b] = [await count(db), await count(db2)];
+      if (Number(a.n) !== Number(b.n)) throw new Error(`the prepared writer wrote ${b.n} ledger rows, projectBatch ${a.n}`);
+    } finally {
+      await db2.destroy();
+    }
     return {
+      'projector prepared statements commands/s': Math.round((outcomes.length * 1000) / preparedMs),
+      'projector prepared statements ms per batch': Number((preparedMs / batches).toFixed(1)),
       'projector commands/s': Math.round((outcomes.length * 1000) / ms),
       'projector ms per batch': Number((ms / batches).toFixed(1)),
       'projector batch commands': BATCH,
