@@ -25,6 +25,8 @@ export interface Proc {
   child: ChildProcess;
   /** stdout and stderr so far. */
   log: string[];
+  /** Its Prometheus metrics port on 127.0.0.1 (METRICS_PORT), when it has one. */
+  metricsPort?: number;
   /** Resolves with the exit code (null after a signal). */
   exited: Promise<number | null>;
   alive(): boolean;
@@ -118,7 +120,8 @@ export interface ClusterOptions {
   echo?: boolean;
   /**
    * Prometheus metrics (server/http/metrics.ts) on 127.0.0.1: gateway i on metricsPort + i, the
-   * engine on metricsPort + gateways. Unset: none (METRICS_PORT is not passed down).
+   * engine on metricsPort + gateways; 0: a free port each (`Proc.metricsPort`). Unset: none
+   * (METRICS_PORT is not passed down).
    */
   metricsPort?: number;
 }
@@ -159,7 +162,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   };
   const port = (i: number): Promise<number> => (opts.basePort ? Promise.resolve(opts.basePort + i) : freePort());
   const enginePort = await port(n);
-  const metricsEnv = (i: number): NodeJS.ProcessEnv => ({ METRICS_PORT: opts.metricsPort ? String(opts.metricsPort + i) : '' });
+  const metricsPortOf = async (i: number): Promise<number | undefined> => (opts.metricsPort === undefined ? undefined : opts.metricsPort === 0 ? freePort() : opts.metricsPort + i);
+  const withMetrics = async (i: number, start: (env: NodeJS.ProcessEnv) => Promise<Proc>): Promise<Proc> => {
+    const mp = await metricsPortOf(i);
+    const p = await start({ METRICS_PORT: mp === undefined ? '' : String(mp) });
+    if (mp !== undefined) p.metricsPort = mp;
+    return p;
+  };
   const procs: Proc[] = [];
   const cluster: Cluster = {
     engine: null as unknown as Proc,
@@ -170,7 +179,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       const until = Date.now() + 30_000;
       for (;;) {
         try {
-          const p = await startServerProcess('engine', enginePort, { ...env, ROLE: 'engine', ...metricsEnv(n) }, { echo: opts.echo ?? false });
+          const p = await withMetrics(n, (m) => startServerProcess('engine', enginePort, { ...env, ROLE: 'engine', ...m }, { echo: opts.echo ?? false }));
           procs.push(p);
           cluster.engine = p;
           return p;
@@ -182,7 +191,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     },
     async startGateway(at) {
       const i = cluster.gateways.length;
-      const p = await startServerProcess(`gateway-${i + 1}`, at ?? (await port(i)), { ...env, ROLE: 'gateway', FRESH_DB: '0', ...metricsEnv(i) }, { echo: opts.echo ?? false });
+      const gwPort = at ?? (await port(i));
+      const p = await withMetrics(i, (m) => startServerProcess(`gateway-${i + 1}`, gwPort, { ...env, ROLE: 'gateway', FRESH_DB: '0', ...m }, { echo: opts.echo ?? false }));
       procs.push(p);
       cluster.gateways.push(p);
       return p;

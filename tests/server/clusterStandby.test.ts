@@ -17,11 +17,19 @@ import type { Client } from './clusterHarness.ts';
  * The standby waits for the broker lock; the engine is killed with SIGKILL; the standby takes the
  * lock once the lease expires, recovers snapshot + journal and goes on: the gateway places orders
  * again, every order acknowledged before the kill answers its same id when re-sent, and the ledger
- * balances. The user signs up on the engine process: a gateway's postings (the demo credit) do not
+ * balances. Before the kill, the gateway's and the engine's metrics endpoints (METRICS_PORT) count
+ * the gateway's HTTP requests and the engine's commands. The user signs up on the engine process: a gateway's postings (the demo credit) do not
  * reach the memory engine yet (docs/SCALING.md "Failover", what remains).
  */
 
 let cluster: Cluster | undefined;
+
+async function scrape(port: number | undefined): Promise<string> {
+  if (port === undefined) throw new Error('no metrics port');
+  const r = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(r.status).toBe(200);
+  return r.text();
+}
 let dataDir = '';
 let standby: ReturnType<typeof spawn> | undefined;
 
@@ -39,7 +47,7 @@ describe('ENGINE=memory on a cluster: a standby engine takes over', () => {
   it('the standby takes the lock after the engine is killed, recovers the journal and answers the acknowledged orders with their ids', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'rf-standby-'));
     const env = { DATA_DIR: dataDir, DATABASE_URL: '', ENGINE: 'memory', SERVE_STATIC: '0', LOG_LEVEL: 'warn', RATE_LIMIT_SCALE: '100', MARKET_STEERING: '1', TEST_PASSWORD_HASH_LOG_N: '10', METRICS_PORT: '' };
-    cluster = await startCluster({ gateways: 1, env });
+    cluster = await startCluster({ gateways: 1, env, metricsPort: 0 });
     const gw = cluster.gateways[0]?.url as string;
     const c: Client = { ip: '127.0.0.1' };
     const log: string[] = [];
@@ -64,6 +72,15 @@ describe('ENGINE=memory on a cluster: a standby engine takes over', () => {
       expect(r.code, r.msg).toBe(200);
       acked.push(r.data.id);
     }
+    // The cluster's metrics: the gateway counts the HTTP requests, the engine the commands.
+    const gwMetrics = await scrape(cluster.gateways[0]?.metricsPort);
+    expect(gwMetrics).toMatch(/^rf_http_requests_total\{method="POST",route="\/api\/trade\/order",status="200",role="gateway"\} 8$/m);
+    expect(gwMetrics).not.toMatch(/^rf_engine_commands_total/m);
+    const engineMetrics = await scrape(cluster.engine.metricsPort);
+    expect(engineMetrics).toMatch(/^rf_engine_commands_total\{kind="place",result="accepted",role="engine"\} 8$/m);
+    expect(engineMetrics).toMatch(/^rf_projector_lag_commands\{role="engine"\} \d+$/m);
+    expect(engineMetrics).toMatch(/^rf_journal_fsync_seconds_count\{role="engine"\} [1-9]\d*$/m);
+
     for (let i = 0; !log.join('').includes('engine standby: waiting'); i++) {
       if (standby.exitCode !== null || i > 1200) throw new Error(`the standby did not wait for the lock:\n${log.join('')}`);
       await new Promise((r) => setTimeout(r, 100));
