@@ -35,6 +35,24 @@ export const SHOT_MASKS = ['[data-replay-mask]'] as const;
 const SHOT_FONTS = ":root { --font: 'DejaVu Sans', sans-serif !important; --font-mono: 'DejaVu Sans Mono', monospace !important; }";
 const SHOT_STYLE = `[data-sonner-toaster] { visibility: hidden !important; } ${SHOT_FONTS}`;
 
+/**
+ * Names the photo's fonts from the page's first script on (a page both photos are taken on: the
+ * live recording and the browser replay): the candle chart reads --font once when it is created and
+ * draws its axes on a canvas, which a stylesheet added at the photo cannot change any more.
+ */
+export async function pinShotFonts(page: Page): Promise<void> {
+  await page.addInitScript((css) => {
+    const add = () => {
+      const style = document.createElement('style');
+      style.setAttribute('data-shot-fonts', '');
+      style.textContent = css;
+      document.head.append(style);
+    };
+    if (document.head) add();
+    else document.addEventListener('DOMContentLoaded', add, { once: true });
+  }, SHOT_FONTS);
+}
+
 /** The main content of the page as a PNG, the same way for the live screen and the replay. */
 export async function mainShot(page: Page): Promise<Buffer> {
   await page.mouse.move(0, 0);

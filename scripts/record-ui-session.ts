@@ -10,7 +10,7 @@ import { chromium, type Browser, type Page, type WebSocketRoute } from '@playwri
 import { TOTP } from 'otpauth';
 import { makePng } from './png.ts';
 import { openReplayPage } from '../replay/replayPage.ts';
-import { liveShot, MAX_DIFF_RATIO, replayShotAt, seqAtWall, SHOT_CONTEXT, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
+import { liveShot, MAX_DIFF_RATIO, pinShotFonts, replayShotAt, seqAtWall, SHOT_CONTEXT, writeCheckpoints, type LiveShot } from '../replay/checkpointShots.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { OPERATOR_HEADER } from '../server/http/operator.ts';
@@ -184,6 +184,7 @@ function find(log: ParsedLog, pred: (r: LogRecord) => boolean, what: string): nu
 async function browserReplayProblems(browser: Browser, base: string, text: string, headlessHash: string, shots: readonly { seq: number; label: string; png: Buffer }[]): Promise<string[]> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, ...SHOT_CONTEXT });
   try {
+    await pinShotFonts(page);
     await page.addInitScript(() => {
       localStorage.setItem('lang', 'en');
       localStorage.setItem('theme', 'dark');
@@ -811,6 +812,7 @@ async function main(): Promise<void> {
         const account = await setupAccount(server);
         // UTC and en-US: the checkpoint photos show dates and numbers as any replaying machine renders them.
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...SHOT_CONTEXT });
+        await pinShotFonts(page);
         await page.goto(`${server.base}/`);
         await page.evaluate(() => {
           localStorage.clear();

@@ -8,7 +8,7 @@ import { APP_VERSION } from '../../src/core/appVersion.ts';
 import { replayLog } from '../../src/core/replay/driver.ts';
 import { openReplayPage } from '../../replay/replayPage.ts';
 import type { ReplayStep } from '../../replay/replayPage.ts';
-import { MAX_DIFF_RATIO, readCheckpoints, replayShotAt, SHOT_CONTEXT } from '../../replay/checkpointShots.ts';
+import { MAX_DIFF_RATIO, pinShotFonts, readCheckpoints, replayShotAt, SHOT_CONTEXT } from '../../replay/checkpointShots.ts';
 
 /**
  * Record and replay end to end, against the real server and the built app:
@@ -310,6 +310,7 @@ for (const name of ['login-google-ui', 'reconnect-storm-ui', 'orderbook-gap-ui',
 
 /** The browser replay as the recorder photographed it: English, dark theme. */
 async function openShotReplay(page: Page, text: string) {
+  await pinShotFonts(page);
   await page.addInitScript(() => {
     localStorage.setItem('lang', 'en');
     localStorage.setItem('theme', 'dark');

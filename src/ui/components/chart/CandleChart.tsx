@@ -83,7 +83,11 @@ export function CandleChart(props: CandleChartProps) {
     // NOTE: without ResizeObserver (jsdom) there is no layout and no canvas to draw on: the
     // chart is left out and the rest of the screen still works (charts are tested in Playwright).
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const chart = createChart(el, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false }, rightPriceScale: { borderVisible: false } });
+    // The axes and labels in the app's own font stack (theme.css --font), not the library's default
+    // (which ends in the browser's generic sans-serif: Arial → Liberation Sans on some Linux machines,
+    // DejaVu on others, so the same chart drew differently per machine).
+    const fontFamily = getComputedStyle(el).getPropertyValue('--font').trim() || undefined;
+    const chart = createChart(el, { autoSize: true, layout: { fontFamily }, timeScale: { timeVisible: true, secondsVisible: false }, rightPriceScale: { borderVisible: false } });
     chartRef.current = chart;
     candleRef.current = chart.addSeries(CandlestickSeries, { priceLineVisible: true });
     volumeRef.current = chart.addSeries(HistogramSeries, { priceScaleId: 'vol', priceFormat: { type: 'volume' }, lastValueVisible: false, priceLineVisible: false });
