@@ -569,8 +569,17 @@ export class MemoryTradingEngine extends TradingEngine {
   // ------------------------------------------------------------ frames
 
   private async publishOutcome(o: Accepted): Promise<void> {
-    if (o.executed && o.executed.length > 0) {
-      for (const l of [...this.listeners]) await l(o.executed).catch(this.report);
+    if (o.executed && o.executed.length > 0 && this.listeners.length > 0) {
+      // The fill listeners read the tables (a notification reads the order's row), as the SQL
+      // engine calls them after its commit: once the projector has written the command. The answer
+      // does not wait for it (ack durable); idle() does.
+      const executed = o.executed;
+      const listeners = [...this.listeners];
+      const p = this.projection.reached(o.seq).then(async () => {
+        for (const l of listeners) await l(executed).catch(this.report);
+      });
+      this.inflight.add(p);
+      void p.finally(() => this.inflight.delete(p));
     }
     const bus = this.bus2;
     if (!bus) return;
