@@ -106,6 +106,13 @@ function directionOf(levels: readonly unknown[]): 1 | -1 | 0 {
   return sortedAs(levels, dir) ? dir : 0;
 }
 
+/** How many items of `a` from `from` equal (the same values) those of `b` from `at`, in a row. */
+function runLength(a: readonly unknown[], b: readonly unknown[], from: number, at: number): number {
+  let r = 0;
+  while (from + r < a.length && at + r < b.length && a[from + r] === b[at + r]) r++;
+  return r;
+}
+
 /** Records into `ops` what turns `a` into `b` (see the module comment). */
 class Differ {
   /** Per book-side path, the last level list found strictly sorted (and which way): the next record's `a`. */
@@ -121,9 +128,10 @@ class Differ {
   }
 
   private members(a: Record<string, unknown>, b: Record<string, unknown>, ops: Ops, node: PathNode, depth: number): void {
-    const keys = Object.keys(b);
+    // for-in, not Object.keys: no array per changed object per record (both are plain objects, whose
+    // prototype has no enumerable key; the same keys in the same order).
     let shared = 0;
-    for (const k of keys) {
+    for (const k in b) {
       const y = b[k];
       const x = a[k];
       // Most members are the same value as before (the state's sections are shared): no own-key lookup.
@@ -134,8 +142,9 @@ class Differ {
       } else ops.push(this.paths.child(node, k).id, SET, y);
     }
     // Every key of `a` is in `b` when they share as many as `a` has.
-    const old = Object.keys(a);
-    if (old.length !== shared) for (const k of old) if (!hasOwn(b, k)) ops.push(this.paths.child(node, k).id, DELETE, undefined);
+    let count = 0;
+    for (const _ in a) count++;
+    if (count !== shared) for (const k in a) if (!hasOwn(b, k)) ops.push(this.paths.child(node, k).id, DELETE, undefined);
   }
 
   private diff(a: unknown, b: unknown, ops: Ops, parent: PathNode, key: Key, depth: number): void {
@@ -188,20 +197,15 @@ class Differ {
     // The longest run of old items kept in order: from the start, or shifted by a few (a trade
     // list gains one at its head and drops its last; a candle list drops its first).
     let best = { from: 0, at: 0, run: p };
-    const runOf = (from: number, at: number) => {
-      let r = 0;
-      while (from + r < n && at + r < m && a[from + r] === b[at + r]) r++;
-      return r;
-    };
     for (let at = 1; at <= ANCHOR && at < m; at++) {
       if (b[at] !== a[0]) continue;
-      const r = runOf(0, at);
+      const r = runLength(a, b, 0, at);
       if (r > best.run) best = { from: 0, at, run: r };
       break;
     }
     for (let from = 1; from <= ANCHOR && from < n; from++) {
       if (a[from] !== b[0]) continue;
-      const r = runOf(from, 0);
+      const r = runLength(a, b, from, 0);
       if (r > best.run) best = { from, at: 0, run: r };
       break;
     }
