@@ -24,6 +24,37 @@ const packageJsonVersionOnly = {
   },
 };
 
+/**
+ * Issue 30: every module the entry (src/main.tsx) imports statically, transitively, goes into ONE
+ * chunk (`app`) instead of the forty small ones the shared-module splitting cut it into: the page
+ * needs all of them before its first paint anyway, and forty requests on HTTP/1.1's six
+ * connections cost round trips on a slow phone network. The lazy screens import from that chunk.
+ */
+const ENTRY_MODULE = resolve('src/main.tsx');
+let entryClosure: Set<string> | null = null;
+type ModuleGraph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+function inEntryClosure(id: string, ctx: ModuleGraph): boolean {
+  if (!entryClosure) {
+    const seen = new Set<string>();
+    const stack = [ENTRY_MODULE];
+    while (stack.length > 0) {
+      const m = stack.pop() as string;
+      if (seen.has(m)) continue;
+      seen.add(m);
+      for (const dep of ctx.getModuleInfo(m)?.importedIds ?? []) stack.push(dep);
+    }
+    seen.delete(ENTRY_MODULE);
+    entryClosure = seen;
+  }
+  return entryClosure.has(id);
+}
+const entryChunk = {
+  name: 'entry-closure',
+  buildStart() {
+    entryClosure = null;
+  },
+};
+
 /** The vitest folders that start no server, database or browser (the `unit` project, `npm run test:quick`). */
 export const UNIT_DIRS = ['tests/unit', 'tests/property', 'tests/model', 'tests/scenario'];
 
@@ -46,8 +77,13 @@ const POSTGRES_TESTS = [
 export default defineConfig({
   // Issue 30: i18nSplit gives one chunk per language (the default one preloaded from index.html); precompress writes .br and .gz beside each
   // built file, served as they are (server/http/staticSite.ts).
-  plugins: [react(), i18nSplit({ preload: DEFAULT_LANG }), precompress(), packageJsonVersionOnly],
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 2000 },
+  plugins: [react(), i18nSplit({ preload: DEFAULT_LANG }), precompress(), packageJsonVersionOnly, entryChunk],
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: (id, ctx) => (inEntryClosure(id, ctx) ? 'app' : null) }] } } },
+  },
   server: {
     host: '127.0.0.1',
     port: 5173,
