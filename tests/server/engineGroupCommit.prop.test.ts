@@ -71,6 +71,8 @@ function outcome(p: Promise<Order>): Promise<Outcome> {
 }
 
 async function books(t: TradeHarness, userId: number) {
+  // The memory engine (TEST_ENGINE=memory) answers once durable and writes the tables behind: read them once written.
+  await t.engine.idle();
   const positions = (await t.engine.positions(userId)).map((p) => ({ side: p.side, qty: p.qty, margin: p.margin, entry: p.entryPrice }));
   const balances = (await balancesOf(t.h.db, userId)).map((x) => ({ wallet: x.wallet, asset: x.asset, amount: x.amount }));
   for (const x of balances) {
