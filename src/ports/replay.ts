@@ -45,6 +45,8 @@ interface HttpEntry {
   waiters: ((o: HttpOutcome) => void)[];
   /** A later identical read of the app shares this entry's answer (at most one, see `http.request`). */
   shared: boolean;
+  /** The driver gave up waiting for the app to make it (see `skip`): never taken. */
+  skipped: boolean;
 }
 
 /** A `{id, method, params}` request recorded on a connection (`ws.out`). */
@@ -84,6 +86,14 @@ export interface ReplayPortsController {
   cutByReload: Divergence[];
   /** True once the app has made the request of this `http.request` record, or of this `ws.out` socket request (or it is unknown). */
   isIssued(rec: LogRecord): boolean;
+  /**
+   * The driver waited for this recorded read and the app did not make it (its screen merged two
+   * refetches into one here, or is gone): no later read of the app takes it. A later read is a
+   * later refetch, so it takes a later recorded read and gets that one's answer at its time, not
+   * the stale answer the skipped read had (liquidation-ui: the trade history's refetch after the
+   * liquidation took the read skipped before it and showed the fills without the liquidation).
+   */
+  skip(rec: LogRecord): void;
   /**
    * Delivers one transport record (`http.*`, `ws.*`, `storage.*`, `random`). Returns true when a
    * promise was resolved, so the driver must let microtasks run before the next record.
@@ -182,7 +192,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
   const randoms: string[] = [];
   for (const rec of records) {
     if (rec.kind === 'http.request') {
-      const entry: HttpEntry = { id: num(rec.id), request: rec, response: null, issued: false, delivered: false, waiters: [], shared: false };
+      const entry: HttpEntry = { id: num(rec.id), request: rec, response: null, issued: false, delivered: false, waiters: [], shared: false, skipped: false };
       byId.set(entry.id, entry);
       const key = `${str(rec.method)} ${str(rec.path)}`;
       const q = queues.get(key) ?? [];
@@ -212,6 +222,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       const key = `${req.method} ${req.path}`;
       const q = queues.get(key) ?? [];
       let at = cursor.get(key) ?? 0;
+      while (q[at]?.skipped) at += 1;
       // A secret a replayed form typed is its stand-in: compared as the placeholder the recording holds.
       const actual = placeholdersOfStandIns(requestView(req));
       // A GET is a read: when a screen's refetches were merged into one render here but not in
@@ -221,7 +232,7 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       const actualKey = stableStringify(actual);
       const sameRead = (e: HttpEntry) => stableStringify(recordedView(e.request)) === actualKey;
       if (req.method === 'GET' && head && !sameRead(head)) {
-        const hit = q.findIndex((e, i) => i > at && sameRead(e));
+        const hit = q.findIndex((e, i) => i > at && !e.skipped && sameRead(e));
         if (hit > at) at = hit;
       }
       const entry = q[at];
@@ -360,6 +371,11 @@ export function createReplayPorts(records: readonly LogRecord[], startedAt: numb
       currentSeq = seq;
     },
     pendingRequests: () => [...byId.values()].filter((e) => e.issued && !e.delivered).length,
+    skip(rec) {
+      if (rec.kind !== 'http.request') return;
+      const entry = byId.get(num(rec.id));
+      if (entry && !entry.issued) entry.skipped = true;
+    },
     isIssued(rec) {
       if (rec.kind !== 'ws.out') return byId.get(num(rec.id))?.issued ?? true;
       const r = parseSocketRequest(str(rec.data));

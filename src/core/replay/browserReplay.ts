@@ -146,7 +146,10 @@ export function startBrowserReplay(text: string, host: ReplayHost): BrowserRepla
         const read = rec.kind === 'http.request' && rec.method === 'GET' ? `GET ${String(rec.path)}` : null;
         if ((rec.kind === 'http.request' || rec.kind === 'ws.out') && !(read !== null && gaveUp.has(read))) {
           await waitUntil(host, () => h.ports.isIssued(rec), REQUEST_WAIT_MS);
-          if (read !== null && !h.ports.isIssued(rec)) gaveUp.add(read);
+          if (read !== null && !h.ports.isIssued(rec)) {
+            gaveUp.add(read);
+            h.ports.skip(rec);
+          }
         }
         // Likewise a screen intent: the screen showing that actor renders after its data arrived
         // (one animation frame after, through useStream), so give it real time to mount.

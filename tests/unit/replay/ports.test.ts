@@ -74,6 +74,35 @@ describe('replay ports', () => {
     expect([msg(await w1), msg(w2)]).toEqual(['w', 'networkError']);
   });
 
+  it('a read the driver gave up on (skip) is never taken: the next read of the app takes the later recorded read and its answer', async () => {
+    // Recorded (liquidation-ui): the trade history read the fills twice after an order (merged into
+    // one read here), then once more after the liquidation, whose answer holds the liquidation fill.
+    const log = recs([
+      { t: 0, kind: 'http.request', id: 1, method: 'GET', path: '/fills', query: { p: 1 } },
+      { t: 1, kind: 'http.request', id: 2, method: 'GET', path: '/fills', query: { p: 1 } },
+      { t: 2, kind: 'http.response', id: 1, envelope: { code: 200, msg: 'buy', data: 1 } },
+      { t: 3, kind: 'http.response', id: 2, envelope: { code: 200, msg: 'buy', data: 1 } },
+      { t: 4, kind: 'http.request', id: 3, method: 'GET', path: '/fills', query: { p: 1 } },
+      { t: 5, kind: 'http.response', id: 3, envelope: { code: 200, msg: 'buy+liquidation', data: 2 } },
+    ]);
+    const msg = (o: { kind: string; envelope?: { msg: string } }) => (o.kind === 'envelope' ? o.envelope?.msg : o.kind);
+    const read = (c: ReturnType<typeof createReplayPorts>) => c.ports.http.request({ method: 'GET', path: '/fills', query: { p: 1 } });
+    // The app's refetch after the liquidation comes before or after the driver reached its record: the same answer.
+    for (const lateBy of [0, 1]) {
+      const c = createReplayPorts(log, 0);
+      const first = read(c);
+      c.deliver(log[0] as LogRecord);
+      expect(c.isIssued(log[1] as LogRecord)).toBe(false);
+      c.skip(log[1] as LogRecord);
+      for (const r of log.slice(1, 4 + lateBy)) c.deliver(r);
+      const refetch = read(c);
+      for (const r of log.slice(4 + lateBy)) c.deliver(r);
+      expect([msg(await first), msg(await refetch)]).toEqual(['buy', 'buy+liquidation']);
+      expect(c.divergences).toEqual([]);
+      expect(c.unissued.filter((r) => !c.isIssued(r)).map((r) => r.seq)).toEqual([2]);
+    }
+  });
+
   it('reports (never guesses) a request the log does not have or whose body differs', async () => {
     const log = recs([
       { t: 0, kind: 'http.request', id: 1, method: 'POST', path: '/user/login', body: { email: 'a@b.c' } },
