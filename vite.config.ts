@@ -82,7 +82,7 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: (id, ctx) => (inEntryClosure(id, ctx) ? 'app' : null) }] } } },
+    rolldownOptions: { output: { codeSplitting: { groups: [{ debugName: 'entry closure', name: (id, ctx) => (inEntryClosure(id, ctx) ? 'app' : null) }] } } },
   },
   server: {
     host: '127.0.0.1',
