@@ -267,7 +267,7 @@ export class MemoryTradingEngine extends TradingEngine {
     return p;
   }
 
-  /** Notes the seq of an accepted command for every user whose rows it wrote (the caller, a posting's accounts, the orders and positions it changed): seqs only grow, since outcomes come in seq order. */
+  /** Notes the seq of an accepted command for every user whose rows it wrote (the caller, a posting's accounts, the orders, positions, copy orders, copied positions and follows it changed): seqs only grow, since outcomes come in seq order. */
   private touched(cmd: Command, o: Accepted): void {
     const seq = o.seq;
     const last = this.lastSeqOf;
@@ -279,6 +279,10 @@ export class MemoryTradingEngine extends TradingEngine {
     if (o.legs) for (const l of o.legs) last.set(l.userId, seq);
     for (const r of o.orders) last.set(r.user_id, seq);
     for (const r of o.positions) last.set(r.user_id, seq);
+    // Copy trading: a lead trader's order writes its followers' copy orders and positions.
+    for (const r of o.copyOrders) last.set(r.user_id, seq);
+    for (const r of o.copyPositions) last.set(r.user_id, seq);
+    for (const r of o.follows) last.set(r.user_id, seq);
   }
 
   /**
