@@ -57,6 +57,8 @@ async function signed(table: 'trade_positions' | 'copy_positions', where: { user
 }
 
 async function checkMoney(users: number[]): Promise<void> {
+  // The memory engine (TEST_ENGINE=memory) answers once durable and writes the tables behind: read them once written.
+  await ch.engine.idle();
   for (const id of users) {
     for (const b of await balancesOf(ch.h.db, id)) {
       expect(b.amount >= 0n).toBe(true);
