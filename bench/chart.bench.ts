@@ -14,6 +14,7 @@
  *
  * Figures: microseconds per update (median of batches) and updates per second.
  */
+import { createPrng } from '../server/market/prng.ts';
 import type { Candle, KlineFrame } from '../src/protocol/market.ts';
 import { MAIN_INDICATORS, SUB_INDICATORS, type IndicatorName } from '../src/indicators/registry.ts';
 import { initialCandles, reduceCandles, type CandlesState } from '../src/streams/candles.ts';
@@ -23,18 +24,6 @@ type Figures = Record<string, number | string>;
 
 const PALETTE = { up: '#2ebd85', down: '#f6465d', lines: ['#f0b90b', '#3b82f6', '#c084fc'] };
 const N = 1500;
-
-/** Deterministic random walk (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function history(rand: () => number): Candle[] {
   const out: Candle[] = [];
@@ -97,7 +86,7 @@ const median = (xs: number[]): number => {
 
 /** Bench entry (see bench/run.ts). */
 export async function run(): Promise<Figures> {
-  const rand = prng(42);
+  const rand = createPrng(42).next; // deterministic random walk
   const hist = history(rand);
   const seed = initialCandles('BTCUSDT', '1m', hist);
   const last = hist[hist.length - 1] as Candle;

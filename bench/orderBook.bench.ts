@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { createPrng } from '../server/market/prng.ts';
 import type { DepthDiffFrame, DepthFrame, DepthSnapshotFrame, Level } from '../src/protocol/market.ts';
 import { fixtureFrames, parseMarketFixture } from '../src/protocol/fixture.ts';
 import { initialOrderBook, reduceOrderBook, type OrderBookState } from '../src/streams/orderBook.ts';
@@ -113,24 +114,13 @@ export function recordedDepth(): DepthFrame[] {
   return out;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Synthetic feed: prices in ticks of 0.1 around a random-walk mid; bids below, asks above. */
 export class SyntheticFeed {
   private rnd: () => number;
   private midTicks = 500_000; // 50,000.0
   private seq = 1;
   constructor(seed: number) {
-    this.rnd = mulberry32(seed);
+    this.rnd = createPrng(seed).next;
   }
   private price(ticks: number): number {
     return Math.round(ticks) / 10;

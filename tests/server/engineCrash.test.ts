@@ -7,6 +7,7 @@ import type { Proc } from '../../server/cli/cluster.ts';
 import { dbFile, dialectOf, openDb, openPostgres } from '../../server/db/connection.ts';
 import type { Db } from '../../server/db/connection.ts';
 import { scanJournalFile } from '../../server/engine/journalFile.ts';
+import { createPrng } from '../../server/market/prng.ts';
 import { checkProjection, PROJECTION_NAME } from '../../server/engine/projector.ts';
 import type { Order } from '../../src/protocol/trading.ts';
 import { expectLedgerBalanced, http, signUp } from './clusterHarness.ts';
@@ -36,18 +37,6 @@ import { createPgDatabase, dropPgDatabase, TEST_DIALECT } from './testDb.ts';
 const KILLS = 10;
 const ACCOUNTS = 3;
 const LANES = 2;
-
-/** mulberry32: the kill moments (and the load's choices, interleaved as the machine runs the lanes) come from the seed printed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Account {
   email: string;
@@ -94,7 +83,8 @@ function openCheckDb(): Db {
 describe('ENGINE=memory killed with SIGKILL under load', () => {
   it(`${KILLS} kills at random moments: 0 acknowledged commands lost, 0 applied twice, ledger = balances after each restart`, async () => {
     const seed = Number(process.env.ENGINE_CRASH_SEED ?? Date.now() % 1_000_000);
-    const random = rng(seed);
+    // The kill moments (and the load's choices, interleaved as the machine runs the lanes) come from the seed printed.
+    const random = createPrng(seed).next;
     const where = `(seed ${seed}; ENGINE_CRASH_SEED=${seed} repeats the run)`;
     dataDir = mkdtempSync(join(tmpdir(), 'rf-engine-crash-'));
     if (TEST_DIALECT === 'postgres') databaseUrl = await createPgDatabase();
