@@ -25,6 +25,20 @@ export class ProjectionGapError extends Error {
   }
 }
 
+/**
+ * The outcomes of a batch still to write over a projection at `from`: those at or below the mark are
+ * dropped (already written: a retry or a duplicate), the rest must continue it seq by seq, else
+ * {@link ProjectionGapError} (nothing is written). The rule of both writers (projectBatch and the
+ * SQLite thread's).
+ */
+export function outcomesPast(name: string, from: number, outcomes: readonly Outcome[]): Outcome[] {
+  const todo = outcomes.filter((o) => o.seq > from);
+  todo.forEach((o, i) => {
+    if (o.seq !== from + 1 + i) throw new ProjectionGapError(`projection "${name}" is at seq ${from}: the batch has seq ${o.seq} where ${from + 1 + i} was due (a record is missing; nothing written)`);
+  });
+  return todo;
+}
+
 // ------------------------------------------------------------------ the rows of a batch (gathered, not decided)
 
 type LedgerRow = { user_id: number; wallet: Wallet; asset: string; amount: string; balance_after: string; type: string; ref: string; created_at: number };
