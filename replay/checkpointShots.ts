@@ -33,12 +33,13 @@ export const SHOT_MASKS = ['[data-replay-mask]'] as const;
  * machine that runs Chromium; the stored photos were taken with it.
  */
 const SHOT_FONTS = ":root { --font: 'DejaVu Sans', sans-serif !important; --font-mono: 'DejaVu Sans Mono', monospace !important; }";
-const SHOT_STYLE = `[data-sonner-toaster] { visibility: hidden !important; } ${SHOT_FONTS}`;
+const SHOT_STYLE = '[data-sonner-toaster] { visibility: hidden !important; }';
 
 /**
- * Names the photo's fonts from the page's first script on (a page both photos are taken on: the
- * live recording and the browser replay): the candle chart reads --font once when it is created and
- * draws its axes on a canvas, which a stylesheet added at the photo cannot change any more.
+ * Names the photo's fonts (SHOT_FONTS) from the page's first script on, on every page a photo is
+ * taken of (the live recording and the browser replay): not in the photo's own stylesheet, since the
+ * candle chart reads --font once when it is created and draws its axes on a canvas, which a
+ * stylesheet added at the photo cannot change any more.
  */
 export async function pinShotFonts(page: Page): Promise<void> {
   await page.addInitScript((css) => {
